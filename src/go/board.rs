@@ -1,0 +1,1 @@
+//! Go board: stones, chains, captures, ko.

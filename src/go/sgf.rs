@@ -1,0 +1,1 @@
+//! SGF (FF[4]) reading and writing.

@@ -1,0 +1,1 @@
+//! The protocol core shared by every game.

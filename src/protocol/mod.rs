@@ -1,1 +1,15 @@
-//! The protocol core shared by every game.
+//! The protocol core shared by every game: GTP v2 framing, input preprocessing,
+//! command parsing, the common commands and the stdin reader.
+//!
+//! A game plugs in by implementing [`Engine`]; [`serve`] does the rest.
+
+mod command;
+mod error;
+mod input;
+pub mod log;
+mod server;
+
+pub use command::{Command, parse_command};
+pub use error::GtpError;
+pub use input::{Input, MAX_LINE_BYTES, Signals, preprocess, spawn_reader};
+pub use server::{Engine, Session, serve, serve_inputs};

@@ -1,0 +1,266 @@
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+
+use super::GtpError;
+use super::command::{Command, parse_command, shorten};
+use super::input::{Input, Signals, spawn_reader};
+
+/// What a game implements to be served over GTP. The core answers the commands every
+/// engine shares (see [`CORE_COMMANDS`]) and hands every other command to [`Engine::execute`].
+pub trait Engine {
+    /// The answer to `name`.
+    fn name(&self) -> String;
+
+    /// The answer to `version`.
+    fn version(&self) -> String;
+
+    /// The game's own commands, in the order `list_commands` shows them.
+    fn commands(&self) -> Vec<&'static str>;
+
+    /// Runs one of [`Engine::commands`]. The returned text is the response body; it may
+    /// span lines but must hold no empty line.
+    fn execute(&mut self, command: &Command, session: &mut Session<'_>)
+    -> Result<String, GtpError>;
+
+    /// Extra lines for `gogui-analyze_commands` (`type/label/command`).
+    fn analyze_commands(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The answer to `gomill-describe_engine`: settings a match log should record.
+    fn describe(&self) -> String {
+        format!("{} {}", self.name(), self.version())
+    }
+}
+
+/// The commands the core answers for every game.
+pub const CORE_COMMANDS: [&str; 12] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "stop",
+    "cputime",
+    "gomill-cpu_time",
+    "gomill-describe_engine",
+    "gogui-interrupt",
+    "gogui-analyze_commands",
+];
+
+/// What a running command may see of the connection: the interrupt flags and a way to
+/// stream lines (analysis output) before its final answer.
+pub struct Session<'a> {
+    out: &'a mut dyn Write,
+    id: Option<&'a str>,
+    signals: &'a Signals,
+    streaming: bool,
+}
+
+impl Session<'_> {
+    /// True once GoGui's `# interrupt`, a `stop` or a `quit` has arrived: a search should
+    /// return its best answer now.
+    pub fn interrupted(&self) -> bool {
+        self.signals.interrupted()
+    }
+
+    /// True once any command line is waiting: analysis streams end then.
+    pub fn input_pending(&self) -> bool {
+        self.signals.input_pending()
+    }
+
+    /// Writes one line of a streamed success response (e.g. `info move D4 …`), opening the
+    /// response with `=[id] ` first. The final text returned by the command follows the
+    /// streamed lines and an empty line closes it.
+    pub fn stream_line(&mut self, line: &str) -> io::Result<()> {
+        if !self.streaming {
+            writeln!(self.out, "={} ", self.id.unwrap_or(""))?;
+            self.streaming = true;
+        }
+        for part in line.split('\n').filter(|part| !part.trim().is_empty()) {
+            writeln!(self.out, "{part}")?;
+        }
+        self.out.flush()
+    }
+}
+
+/// Serves `engine` on `input`/`output` until `quit` or end of input.
+pub fn serve<E: Engine, R: BufRead + Send + 'static, W: Write>(
+    engine: &mut E,
+    input: R,
+    output: W,
+) -> io::Result<()> {
+    let signals = Signals::new();
+    let receiver = spawn_reader(input, Arc::clone(&signals));
+    serve_inputs(engine, &receiver, &signals, output)
+}
+
+/// The command loop over lines that a reader (see [`spawn_reader`]) delivers.
+pub fn serve_inputs<E: Engine, W: Write>(
+    engine: &mut E,
+    inputs: &Receiver<Input>,
+    signals: &Signals,
+    mut output: W,
+) -> io::Result<()> {
+    for input in inputs.iter() {
+        signals.line_taken(&input);
+        let line = match input {
+            Input::Line(line) => line,
+            Input::TooLong(id) => {
+                respond(&mut output, id.as_deref(), Err(GtpError::LineTooLong))?;
+                continue;
+            }
+        };
+        let command = match parse_command(&line) {
+            Ok(command) => command,
+            Err((id, error)) => {
+                respond(&mut output, id.as_deref(), Err(error))?;
+                continue;
+            }
+        };
+        tracing::debug!(command = %shorten(&line), "received");
+        let mut session = Session {
+            out: &mut output,
+            id: command.id.as_deref(),
+            signals,
+            streaming: false,
+        };
+        let result = run_command(engine, &command, &mut session);
+        let streaming = session.streaming;
+        if streaming {
+            finish_stream(&mut output, result)?;
+        } else {
+            respond(&mut output, command.id.as_deref(), result)?;
+        }
+        if command.name == "quit" {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn run_command<E: Engine>(
+    engine: &mut E,
+    command: &Command,
+    session: &mut Session<'_>,
+) -> Result<String, GtpError> {
+    if let Some(answer) = core_command(engine, command) {
+        return answer;
+    }
+    if !engine.commands().contains(&command.name.as_str()) {
+        return Err(GtpError::UnknownCommand);
+    }
+    // A bug in a game must not take a match down with it: report it and keep serving.
+    match catch_unwind(AssertUnwindSafe(|| engine.execute(command, session))) {
+        Ok(result) => result,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!("internal error in {}: {what}", command.name);
+            Err(GtpError::other(format!("internal error: {what}")))
+        }
+    }
+}
+
+fn core_command<E: Engine>(engine: &E, command: &Command) -> Option<Result<String, GtpError>> {
+    let no_args = |answer: String| command.expect_args(0, "").map(|()| answer);
+    let answer = match command.name.as_str() {
+        "protocol_version" => no_args("2".into()),
+        "name" => no_args(engine.name()),
+        "version" => no_args(engine.version()),
+        "known_command" => command.expect_args(1, "<command_name>").map(|()| {
+            let known = all_commands(engine).iter().any(|c| *c == command.args[0]);
+            known.to_string()
+        }),
+        "list_commands" => no_args(all_commands(engine).join("\n")),
+        // `quit` and `stop` take effect through the reader's interrupt flag; both answer
+        // success whatever follows them, as a controller closing down expects.
+        "quit" | "stop" | "gogui-interrupt" => Ok(String::new()),
+        "cputime" | "gomill-cpu_time" => no_args(format!("{:.3}", cpu_seconds())),
+        "gomill-describe_engine" => no_args(engine.describe()),
+        "gogui-analyze_commands" => no_args(engine.analyze_commands().join("\n")),
+        _ => return None,
+    };
+    Some(answer)
+}
+
+fn all_commands<E: Engine>(engine: &E) -> Vec<&'static str> {
+    let mut commands: Vec<&'static str> = CORE_COMMANDS.to_vec();
+    commands.extend(engine.commands());
+    commands
+}
+
+/// CPU time this process has used, from `/proc/self/stat` (user + system, in clock ticks
+/// of 1/100 s, the value on every Linux the project runs on).
+fn cpu_seconds() -> f64 {
+    const TICKS_PER_SECOND: f64 = 100.0;
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The command name (field 2) may hold spaces, so count fields after its ')'.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |index: usize| {
+        fields
+            .get(index)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after the name.
+    (ticks(11) + ticks(12)) / TICKS_PER_SECOND
+}
+
+/// Writes one complete response: `=[id] body` or `?[id] message`, then an empty line.
+fn respond<W: Write>(
+    out: &mut W,
+    id: Option<&str>,
+    result: Result<String, GtpError>,
+) -> io::Result<()> {
+    let id = id.unwrap_or("");
+    match result {
+        Ok(body) => {
+            write!(out, "={id} ")?;
+            write_body(out, &body)?;
+        }
+        Err(error) => {
+            let message = error.to_string().replace(['\r', '\n'], " ");
+            write!(out, "?{id} {message}")?;
+        }
+    }
+    out.write_all(b"\n\n")?;
+    out.flush()
+}
+
+fn finish_stream<W: Write>(out: &mut W, result: Result<String, GtpError>) -> io::Result<()> {
+    match result {
+        Ok(body) if !body.trim().is_empty() => {
+            write_body(out, &body)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(_) => {}
+        // The success header is already out: the error can only be logged.
+        Err(error) => tracing::warn!("streamed command failed: {error}"),
+    }
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// A body's interior empty lines would end the response early, so they are dropped.
+fn write_body<W: Write>(out: &mut W, body: &str) -> io::Result<()> {
+    let body = body.trim_end_matches(['\n', '\r']);
+    let mut lines = body.split('\n');
+    if let Some(first) = lines.next() {
+        out.write_all(first.as_bytes())?;
+    }
+    for line in lines.filter(|line| !line.trim().is_empty()) {
+        out.write_all(b"\n")?;
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! SGF (FF[4]) reading and writing.
+//!
+//! Two layers: [`parse_collection`] and [`write_collection`] handle SGF's generic
+//! tree of nodes and properties for any game; [`GoRecord`] reads and writes a Go
+//! game's information, setup and moves on top of it.
+
+mod error;
+mod record;
+mod tree;
+
+use std::borrow::Cow;
+
+pub use error::{Position, SgfError, SgfErrorKind};
+pub use record::{Event, GoRecord, RuleSet, Setup};
+pub use tree::{GameTree, MAX_DEPTH, Node, parse_collection, write_collection};
+
+/// The text of an SGF file: its bytes as UTF-8 when they are valid UTF-8, else as
+/// ISO-8859-1, the charset FF[4] assumes without `CA` and one that maps every byte
+/// to a character, so no file is refused for its encoding.
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}

@@ -1,0 +1,883 @@
+//! The Go layer: a game record read from, and written as, SGF.
+
+use std::collections::BTreeMap;
+
+use super::error::{SgfError, SgfErrorKind};
+use super::tree::{GameTree, Node, parse_collection};
+use crate::go::vertex::MAX_BOARD_SIZE;
+use crate::go::{Color, MoveVertex, Vertex};
+
+/// Stones placed or removed by `AB`, `AW` and `AE` in one node, and the player to
+/// move (`PL`) if the node says.
+///
+/// The lists are sorted and disjoint: when a node names one point more than once
+/// (illegal in FF[4], seen in old files), the last mention wins.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    pub black: Vec<Vertex>,
+    pub white: Vec<Vertex>,
+    pub empty: Vec<Vertex>,
+    pub to_play: Option<Color>,
+}
+
+impl Setup {
+    pub fn is_empty(&self) -> bool {
+        self.black.is_empty()
+            && self.white.is_empty()
+            && self.empty.is_empty()
+            && self.to_play.is_none()
+    }
+}
+
+/// One step of a record, in the order the main line gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Setup(Setup),
+    Move(Color, MoveVertex),
+}
+
+/// The rule sets hamle names in `RU`, under the names the SGF spec (or, for
+/// Tromp-Taylor, common usage) gives them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    Japanese,
+    Chinese,
+    Aga,
+    NewZealand,
+    TrompTaylor,
+}
+
+impl RuleSet {
+    pub fn sgf_name(self) -> &'static str {
+        match self {
+            RuleSet::Japanese => "Japanese",
+            RuleSet::Chinese => "Chinese",
+            RuleSet::Aga => "AGA",
+            RuleSet::NewZealand => "NZ",
+            RuleSet::TrompTaylor => "Tromp-Taylor",
+        }
+    }
+
+    /// Reads an `RU` value, forgiving case, spaces and dashes (`tromp taylor`, `aga`).
+    pub fn from_sgf_name(name: &str) -> Option<RuleSet> {
+        let key: String = name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match key.as_str() {
+            "japanese" => Some(RuleSet::Japanese),
+            "chinese" => Some(RuleSet::Chinese),
+            "aga" => Some(RuleSet::Aga),
+            "nz" | "newzealand" => Some(RuleSet::NewZealand),
+            "tromptaylor" => Some(RuleSet::TrompTaylor),
+            _ => None,
+        }
+    }
+}
+
+/// A Go game as hamle needs it: the game information and the main line's setup
+/// and moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoRecord {
+    /// Board side, 1 to [`MAX_BOARD_SIZE`].
+    pub size: usize,
+    pub komi: Option<f32>,
+    /// `HA`, 0 when absent. The handicap stones themselves are in the first setup.
+    pub handicap: u32,
+    /// `RU` as written; see [`GoRecord::rule_set`].
+    pub rules: Option<String>,
+    pub result: Option<String>,
+    pub player_black: Option<String>,
+    pub player_white: Option<String>,
+    pub events: Vec<Event>,
+}
+
+impl GoRecord {
+    /// An empty record for a board of `size`.
+    pub fn new(size: usize) -> GoRecord {
+        GoRecord {
+            size,
+            komi: None,
+            handicap: 0,
+            rules: None,
+            result: None,
+            player_black: None,
+            player_white: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// Reads the first game of an SGF collection.
+    pub fn from_sgf(text: &str) -> Result<GoRecord, SgfError> {
+        let trees = parse_collection(text)?;
+        match trees.first() {
+            Some(tree) => GoRecord::from_game_tree(tree),
+            None => Err(SgfError::new(SgfErrorKind::ExpectedGameTree {
+                found: None,
+            })),
+        }
+    }
+
+    /// Reads an SGF file's bytes, decoded by [`super::decode`].
+    pub fn from_sgf_bytes(bytes: &[u8]) -> Result<GoRecord, SgfError> {
+        GoRecord::from_sgf(&super::decode(bytes))
+    }
+
+    /// Reads a game from its tree's main line (the first variation at each fork).
+    ///
+    /// `GM` and `SZ` count only in the root, as the spec makes them root properties;
+    /// game information (`KM`, `HA`, `RU`, `RE`, `PB`, `PW`) is taken from its first
+    /// appearance on the main line, since collections may keep it below the root.
+    /// Within a node, setup comes before moves, as the spec asks of programs that
+    /// meet both in one node.
+    pub fn from_game_tree(tree: &GameTree) -> Result<GoRecord, SgfError> {
+        let root = tree.nodes.first();
+        if let Some(game) = root.and_then(|node| node.first("GM")) {
+            let game = game.trim();
+            if !game.is_empty() && game != "1" {
+                let game = game.to_owned();
+                return Err(SgfError::new(SgfErrorKind::NotGo { game }));
+            }
+        }
+        let size = match root.and_then(|node| node.first("SZ")) {
+            Some(value) => parse_size(value)?,
+            None => 19,
+        };
+        let mut reader = Reader {
+            record: GoRecord::new(size),
+            handicap_seen: false,
+        };
+        for (index, node) in tree.main_line().enumerate() {
+            let number = index + 1;
+            reader.game_info(node, number)?;
+            reader.setup(node, number)?;
+            reader.moves(node, number)?;
+        }
+        Ok(reader.record)
+    }
+
+    /// The record as FF[4] text in UTF-8; [`GoRecord::from_sgf`] reads it back equal.
+    pub fn to_sgf(&self) -> String {
+        self.to_game_tree().to_sgf()
+    }
+
+    /// The record as a single-line game tree: game information and any leading
+    /// setup in the root, then one node per event.
+    pub fn to_game_tree(&self) -> GameTree {
+        let mut root = Node::default();
+        root.push("GM", "1");
+        root.push("FF", "4");
+        root.push("CA", "UTF-8");
+        root.push("AP", concat!("hamle:", env!("CARGO_PKG_VERSION")));
+        root.push("SZ", self.size.to_string());
+        if let Some(komi) = self.komi {
+            root.push("KM", komi.to_string());
+        }
+        if self.handicap > 0 {
+            root.push("HA", self.handicap.to_string());
+        }
+        let info = [
+            ("RU", &self.rules),
+            ("RE", &self.result),
+            ("PB", &self.player_black),
+            ("PW", &self.player_white),
+        ];
+        for (ident, value) in info {
+            if let Some(value) = value {
+                root.push(ident, value.as_str());
+            }
+        }
+        let rest = match self.events.split_first() {
+            Some((Event::Setup(setup), rest)) => {
+                self.write_setup(&mut root, setup);
+                rest
+            }
+            _ => &self.events[..],
+        };
+        let mut nodes = vec![root];
+        for event in rest {
+            let mut node = Node::default();
+            match event {
+                Event::Setup(setup) => self.write_setup(&mut node, setup),
+                Event::Move(color, MoveVertex::Pass) => node.push(color.letter().to_string(), ""),
+                Event::Move(color, MoveVertex::Play(vertex)) => {
+                    node.push(color.letter().to_string(), self.point(*vertex));
+                }
+            }
+            nodes.push(node);
+        }
+        GameTree {
+            nodes,
+            variations: Vec::new(),
+        }
+    }
+
+    /// `RU` as one of the rule sets hamle knows.
+    pub fn rule_set(&self) -> Option<RuleSet> {
+        self.rules.as_deref().and_then(RuleSet::from_sgf_name)
+    }
+
+    /// The moves, without the setup between them.
+    pub fn moves(&self) -> impl Iterator<Item = (Color, MoveVertex)> + '_ {
+        self.events.iter().filter_map(|event| match event {
+            Event::Move(color, mv) => Some((*color, *mv)),
+            Event::Setup(_) => None,
+        })
+    }
+
+    /// The events before the move numbered `move_number` (counting from 1), as GTP's
+    /// `loadsgf file move_number` wants; all of them if the game is shorter.
+    pub fn events_before_move(&self, move_number: usize) -> &[Event] {
+        let mut moves_seen = 0;
+        for (i, event) in self.events.iter().enumerate() {
+            if matches!(event, Event::Move(..)) {
+                moves_seen += 1;
+                if moves_seen >= move_number {
+                    return &self.events[..i];
+                }
+            }
+        }
+        &self.events
+    }
+
+    /// Who moves after the first `events` events: the last `PL` or the opponent of
+    /// the last mover, whichever came later; before either, White after a handicap
+    /// and Black otherwise.
+    pub fn to_play_after(&self, events: usize) -> Color {
+        let start = if self.handicap >= 2 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        self.events
+            .iter()
+            .take(events)
+            .fold(start, |to_play, event| match event {
+                Event::Move(color, _) => color.opponent(),
+                Event::Setup(setup) => setup.to_play.unwrap_or(to_play),
+            })
+    }
+
+    /// Who moves at the end of the record.
+    pub fn to_play(&self) -> Color {
+        self.to_play_after(self.events.len())
+    }
+
+    fn write_setup(&self, node: &mut Node, setup: &Setup) {
+        let lists = [
+            ("AB", &setup.black),
+            ("AW", &setup.white),
+            ("AE", &setup.empty),
+        ];
+        for (ident, vertices) in lists {
+            if !vertices.is_empty() {
+                let values = vertices.iter().map(|&v| self.point(v)).collect();
+                node.properties.push((ident.to_owned(), values));
+            }
+        }
+        if let Some(color) = setup.to_play {
+            node.push("PL", color.letter().to_string());
+        }
+    }
+
+    /// SGF letters for a vertex. A vertex off this record's board gets `?`, which
+    /// no reader accepts, rather than a wrong point or a panic.
+    fn point(&self, vertex: Vertex) -> String {
+        let letter = |index: Option<usize>| match index {
+            Some(i @ 0..26) => char::from(b'a' + i as u8),
+            Some(i @ 26..52) => char::from(b'A' + (i - 26) as u8),
+            _ => '?',
+        };
+        let col = usize::from(vertex.col);
+        let x = (col < self.size).then_some(col);
+        let y = (self.size.checked_sub(1)).and_then(|top| top.checked_sub(usize::from(vertex.row)));
+        [letter(x), letter(y)].iter().collect()
+    }
+}
+
+struct Reader {
+    record: GoRecord,
+    handicap_seen: bool,
+}
+
+fn invalid(ident: &str, value: &str, node: usize, reason: &'static str) -> SgfError {
+    SgfError::new(SgfErrorKind::InvalidValue {
+        ident: ident.to_owned(),
+        value: value.to_owned(),
+        node,
+        reason,
+    })
+}
+
+impl Reader {
+    fn game_info(&mut self, node: &Node, number: usize) -> Result<(), SgfError> {
+        let record = &mut self.record;
+        if record.komi.is_none()
+            && let Some(value) = node.first("KM")
+        {
+            record.komi =
+                parse_komi(value).map_err(|reason| invalid("KM", value, number, reason))?;
+        }
+        if !self.handicap_seen
+            && let Some(value) = node.first("HA")
+        {
+            self.handicap_seen = true;
+            let trimmed = value.trim();
+            record.handicap = if trimmed.is_empty() {
+                0
+            } else {
+                trimmed.parse().map_err(|_| {
+                    invalid(
+                        "HA",
+                        value,
+                        number,
+                        "the handicap must be a whole number of stones",
+                    )
+                })?
+            };
+        }
+        let texts = [
+            ("RU", &mut record.rules),
+            ("RE", &mut record.result),
+            ("PB", &mut record.player_black),
+            ("PW", &mut record.player_white),
+        ];
+        for (ident, field) in texts {
+            if field.is_none() {
+                *field = node.first(ident).map(simple_text);
+            }
+        }
+        Ok(())
+    }
+
+    fn setup(&mut self, node: &Node, number: usize) -> Result<(), SgfError> {
+        let size = self.record.size;
+        // Keyed by vertex so that a later mention of a point overrides an earlier
+        // one and the lists come out sorted.
+        let mut stones: BTreeMap<Vertex, Option<Color>> = BTreeMap::new();
+        let mut to_play = None;
+        for (ident, values) in &node.properties {
+            let stone = match ident.as_str() {
+                "AB" => Some(Color::Black),
+                "AW" => Some(Color::White),
+                "AE" => None,
+                "PL" => {
+                    for value in values {
+                        let color = value
+                            .trim()
+                            .parse()
+                            .map_err(|_| invalid(ident, value, number, "expected B or W"))?;
+                        to_play = Some(color);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            for value in values {
+                let points = parse_points(value, size).ok_or_else(|| {
+                    invalid(
+                        ident,
+                        value,
+                        number,
+                        "not a point or a rectangle of points on the board",
+                    )
+                })?;
+                for vertex in points {
+                    stones.insert(vertex, stone);
+                }
+            }
+        }
+        let mut setup = Setup {
+            to_play,
+            ..Setup::default()
+        };
+        for (vertex, stone) in stones {
+            match stone {
+                Some(Color::Black) => setup.black.push(vertex),
+                Some(Color::White) => setup.white.push(vertex),
+                None => setup.empty.push(vertex),
+            }
+        }
+        if !setup.is_empty() {
+            self.record.events.push(Event::Setup(setup));
+        }
+        Ok(())
+    }
+
+    fn moves(&mut self, node: &Node, number: usize) -> Result<(), SgfError> {
+        for (ident, values) in &node.properties {
+            let color = match ident.as_str() {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => continue,
+            };
+            let [value] = values.as_slice() else {
+                let value = values.join("][");
+                return Err(invalid(
+                    ident,
+                    &value,
+                    number,
+                    "a move takes exactly one value",
+                ));
+            };
+            let mv = parse_move(value, self.record.size).ok_or_else(|| {
+                invalid(
+                    ident,
+                    value,
+                    number,
+                    "not a point on the board, nor a pass ([] or [tt])",
+                )
+            })?;
+            self.record.events.push(Event::Move(color, mv));
+        }
+        Ok(())
+    }
+}
+
+fn parse_size(value: &str) -> Result<usize, SgfError> {
+    let number = |text: &str| {
+        text.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|size| (1..=MAX_BOARD_SIZE).contains(size))
+            .ok_or_else(|| {
+                SgfError::new(SgfErrorKind::BoardSize {
+                    value: value.to_owned(),
+                })
+            })
+    };
+    match value.split_once(':') {
+        // SZ[19:19] is illegal FF[4] but unambiguous.
+        Some((columns, rows)) if columns.trim() == rows.trim() => number(columns),
+        Some((columns, rows)) => Err(SgfError::new(SgfErrorKind::RectangularBoard {
+            columns: columns.trim().to_owned(),
+            rows: rows.trim().to_owned(),
+        })),
+        None => number(value),
+    }
+}
+
+fn parse_komi(value: &str) -> Result<Option<f32>, &'static str> {
+    let text = value.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    // Some European programs write a decimal comma.
+    text.replace(',', ".")
+        .parse::<f32>()
+        .ok()
+        .filter(|komi| komi.is_finite())
+        .map(Some)
+        .ok_or("komi must be a number")
+}
+
+/// SGF's letters: `a`–`z` for 0–25, `A`–`Z` for 26–51.
+fn coordinate(letter: u8) -> Option<usize> {
+    match letter {
+        b'a'..=b'z' => Some(usize::from(letter - b'a')),
+        b'A'..=b'Z' => Some(usize::from(letter - b'A') + 26),
+        _ => None,
+    }
+}
+
+/// SGF counts rows from the top, GTP from the bottom.
+fn parse_point(text: &str, size: usize) -> Option<Vertex> {
+    let &[x, y] = text.trim().as_bytes() else {
+        return None;
+    };
+    let (col, from_top) = (coordinate(x)?, coordinate(y)?);
+    let row = size.checked_sub(1)?.checked_sub(from_top)?;
+    if col >= size {
+        return None;
+    }
+    Some(Vertex::new(
+        u8::try_from(col).ok()?,
+        u8::try_from(row).ok()?,
+    ))
+}
+
+fn parse_move(value: &str, size: usize) -> Option<MoveVertex> {
+    let text = value.trim();
+    // `tt` is FF[3]'s pass, kept by FF[4] for boards where it is off the board.
+    if text.is_empty() || (text == "tt" && size <= 19) {
+        return Some(MoveVertex::Pass);
+    }
+    parse_point(text, size).map(MoveVertex::Play)
+}
+
+/// A point list value: one point, a compressed rectangle `aa:cc`, or nothing (as
+/// `AE[]` may be written).
+fn parse_points(value: &str, size: usize) -> Option<Vec<Vertex>> {
+    if value.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    let Some((first, second)) = value.split_once(':') else {
+        return parse_point(value, size).map(|v| vec![v]);
+    };
+    let (a, b) = (parse_point(first, size)?, parse_point(second, size)?);
+    // The spec puts the upper left corner first; taking the corners in either order
+    // costs nothing and reads what other programs wrote.
+    let cols = a.col.min(b.col)..=a.col.max(b.col);
+    let rows = a.row.min(b.row)..=a.row.max(b.row);
+    Some(
+        cols.flat_map(|col| rows.clone().map(move |row| Vertex::new(col, row)))
+            .collect(),
+    )
+}
+
+/// SimpleText: each line break (in any spelling) and other whitespace becomes a space.
+fn simple_text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' | '\r' => {
+                out.push(' ');
+                chars.next_if_eq(&if c == '\n' { '\r' } else { '\n' });
+            }
+            '\t' | '\x0B' | '\x0C' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(text: &str, size: usize) -> Vertex {
+        Vertex::parse_on(text, size).expect("test vertex")
+    }
+
+    fn play(color: Color, text: &str, size: usize) -> Event {
+        Event::Move(color, MoveVertex::Play(v(text, size)))
+    }
+
+    fn record(text: &str) -> GoRecord {
+        GoRecord::from_sgf(text).expect("reads")
+    }
+
+    fn error(text: &str) -> String {
+        GoRecord::from_sgf(text)
+            .expect_err("must be rejected")
+            .to_string()
+    }
+
+    fn assert_round_trip(record: &GoRecord) {
+        let text = record.to_sgf();
+        assert_eq!(GoRecord::from_sgf(&text).as_ref(), Ok(record), "{text}");
+    }
+
+    #[test]
+    fn coordinates_turn_upside_down() {
+        let r = record("(;SZ[9];B[aa];W[ai];B[ia];W[ee])");
+        assert_eq!(
+            r.events,
+            [
+                play(Color::Black, "A9", 9),
+                play(Color::White, "A1", 9),
+                play(Color::Black, "J9", 9),
+                play(Color::White, "E5", 9),
+            ]
+        );
+        let r = record("(;SZ[25];B[yy];W[ay])");
+        assert_eq!(
+            r.events,
+            [play(Color::Black, "Z1", 25), play(Color::White, "A1", 25)]
+        );
+        assert_eq!(
+            record("(;SZ[1];B[aa])").events,
+            [play(Color::Black, "A1", 1)]
+        );
+    }
+
+    #[test]
+    fn game_information() {
+        let r = record(
+            "(;GM[1]FF[4]SZ[13]KM[6.5]HA[2]RU[Chinese]RE[W+R]PB[Black\\]Bot]PW[Line\nbreak]AB[dd][jj])",
+        );
+        assert_eq!(r.size, 13);
+        assert_eq!(r.komi, Some(6.5));
+        assert_eq!(r.handicap, 2);
+        assert_eq!(r.rules.as_deref(), Some("Chinese"));
+        assert_eq!(r.rule_set(), Some(RuleSet::Chinese));
+        assert_eq!(r.result.as_deref(), Some("W+R"));
+        assert_eq!(r.player_black.as_deref(), Some("Black]Bot"));
+        assert_eq!(r.player_white.as_deref(), Some("Line break"));
+        assert_eq!(r.to_play(), Color::White);
+        let defaults = record("(;C[nothing])");
+        assert_eq!(defaults, GoRecord::new(19));
+        assert_eq!(defaults.to_play(), Color::Black);
+        assert_eq!(record("(;KM[-5])").komi, Some(-5.0));
+        assert_eq!(record("(;KM[ 7,5 ])").komi, Some(7.5));
+        assert_eq!(record("(;KM[]HA[])").komi, None);
+        assert_eq!(record("(;SZ[19:19])").size, 19);
+    }
+
+    #[test]
+    fn game_information_below_the_root() {
+        let r = record("(;GM[1]SZ[9];KM[5.5]PB[first];KM[7]PB[second]B[ee])");
+        assert_eq!(r.komi, Some(5.5));
+        assert_eq!(r.player_black.as_deref(), Some("first"));
+        assert_round_trip(&r);
+    }
+
+    #[test]
+    fn pass_forms() {
+        assert_eq!(
+            record("(;SZ[9];B[tt])").moves().next(),
+            Some((Color::Black, MoveVertex::Pass))
+        );
+        let r = record("(;SZ[19];B[];W[tt];B[ ])");
+        assert_eq!(r.moves().count(), 3);
+        assert!(r.moves().all(|(_, mv)| mv == MoveVertex::Pass));
+        assert_round_trip(&r);
+        // Uppercase letters are coordinates 27 to 52, never a pass.
+        assert!(GoRecord::from_sgf("(;SZ[19];W[TT])").is_err());
+        // On boards of 20 and more, `tt` is the point at column 20, row 20 from the top.
+        let r = record("(;SZ[20];B[tt];W[])");
+        assert_eq!(
+            r.events,
+            [
+                play(Color::Black, "U1", 20),
+                Event::Move(Color::White, MoveVertex::Pass)
+            ]
+        );
+        assert_round_trip(&r);
+    }
+
+    #[test]
+    fn setup_lists_and_compressed_points() {
+        let r = record("(;SZ[5]AB[aa:bc][ee]AW[ca:cb]AE[];PL[W])");
+        let Event::Setup(setup) = &r.events[0] else {
+            panic!("setup expected: {:?}", r.events);
+        };
+        let mut black = vec![
+            v("A5", 5),
+            v("A4", 5),
+            v("A3", 5),
+            v("B5", 5),
+            v("B4", 5),
+            v("B3", 5),
+            v("E1", 5),
+        ];
+        black.sort();
+        assert_eq!(setup.black, black);
+        assert_eq!(setup.white, [v("C4", 5), v("C5", 5)]);
+        assert!(setup.empty.is_empty());
+        assert_eq!(
+            r.events[1],
+            Event::Setup(Setup {
+                to_play: Some(Color::White),
+                ..Setup::default()
+            })
+        );
+        // Corners in the other order name the same rectangle.
+        assert_eq!(
+            record("(;SZ[5]AB[bc:aa])").events,
+            record("(;SZ[5]AB[aa:bc])").events
+        );
+        assert_round_trip(&r);
+    }
+
+    #[test]
+    fn setup_interleaves_with_moves_in_order() {
+        let r = record("(;SZ[9]AB[cc];W[gg];AE[cc]AW[dd];B[ee]AB[ff];W[])");
+        assert_eq!(
+            r.events,
+            [
+                Event::Setup(Setup {
+                    black: vec![v("C7", 9)],
+                    ..Setup::default()
+                }),
+                play(Color::White, "G3", 9),
+                Event::Setup(Setup {
+                    white: vec![v("D6", 9)],
+                    empty: vec![v("C7", 9)],
+                    ..Setup::default()
+                }),
+                // Setup first within a node, as the spec asks.
+                Event::Setup(Setup {
+                    black: vec![v("F4", 9)],
+                    ..Setup::default()
+                }),
+                play(Color::Black, "E5", 9),
+                Event::Move(Color::White, MoveVertex::Pass),
+            ]
+        );
+        assert_eq!(r.events_before_move(1).len(), 1);
+        assert_eq!(r.events_before_move(2).len(), 4);
+        assert_eq!(r.events_before_move(99).len(), 6);
+        assert_eq!(r.to_play_after(1), Color::Black);
+        assert_eq!(r.to_play_after(2), Color::Black);
+        assert_eq!(r.to_play(), Color::Black);
+        assert_round_trip(&r);
+    }
+
+    #[test]
+    fn later_mention_of_a_point_wins_within_a_node() {
+        let r = record("(;SZ[9]AB[aa][bb]AW[aa]AE[bb])");
+        assert_eq!(
+            r.events,
+            [Event::Setup(Setup {
+                white: vec![v("A9", 9)],
+                empty: vec![v("B8", 9)],
+                ..Setup::default()
+            })]
+        );
+    }
+
+    #[test]
+    fn main_line_takes_first_variations() {
+        let r = record("(;SZ[9];B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))");
+        let moves: Vec<_> = r.moves().map(|(_, mv)| mv.to_string()).collect();
+        assert_eq!(moves, ["A9", "B8", "C7"]);
+    }
+
+    #[test]
+    fn old_format_files() {
+        let r = record("(;GaMe[1]SiZe[9]AddBlack[aa]AddWhite[bb];Black[cc];White[tt];Black[])");
+        assert_eq!(r.size, 9);
+        assert_eq!(r.events.len(), 4);
+        assert_eq!(
+            r.moves().filter(|(_, mv)| *mv == MoveVertex::Pass).count(),
+            2
+        );
+    }
+
+    #[test]
+    fn go_errors() {
+        assert_eq!(
+            error("(;GM[2]SZ[8])"),
+            "not a Go record: GM[2] (Go is GM[1])"
+        );
+        assert_eq!(
+            error("(;SZ[19:13])"),
+            "rectangular boards are not supported (SZ[19:13])"
+        );
+        assert_eq!(
+            error("(;SZ[26])"),
+            "unsupported board size SZ[26]: expected a number from 1 to 25"
+        );
+        assert_eq!(
+            error("(;SZ[0])"),
+            "unsupported board size SZ[0]: expected a number from 1 to 25"
+        );
+        assert_eq!(
+            error("(;SZ[big])"),
+            "unsupported board size SZ[big]: expected a number from 1 to 25"
+        );
+        assert_eq!(
+            error("(;SZ[9];B[jj])"),
+            "B[jj] in node 2 of the main line: not a point on the board, nor a pass ([] or [tt])"
+        );
+        assert_eq!(
+            error("(;SZ[9];B[abc])"),
+            "B[abc] in node 2 of the main line: not a point on the board, nor a pass ([] or [tt])"
+        );
+        assert_eq!(
+            error("(;;;W[aa][bb])"),
+            "W[aa][bb] in node 3 of the main line: a move takes exactly one value"
+        );
+        assert_eq!(
+            error("(;AB[aa:zz])"),
+            "AB[aa:zz] in node 1 of the main line: not a point or a rectangle of points on the board"
+        );
+        assert_eq!(
+            error("(;AW[a])"),
+            "AW[a] in node 1 of the main line: not a point or a rectangle of points on the board"
+        );
+        assert_eq!(
+            error("(;KM[six])"),
+            "KM[six] in node 1 of the main line: komi must be a number"
+        );
+        assert_eq!(
+            error("(;KM[NaN])"),
+            "KM[NaN] in node 1 of the main line: komi must be a number"
+        );
+        assert_eq!(
+            error("(;HA[-1])"),
+            "HA[-1] in node 1 of the main line: the handicap must be a whole number of stones"
+        );
+        assert_eq!(
+            error("(;PL[X])"),
+            "PL[X] in node 1 of the main line: expected B or W"
+        );
+        assert_eq!(
+            error("(;SZ[9]"),
+            "game tree opened here is never closed: missing ')' before the end at line 1, column 1"
+        );
+    }
+
+    #[test]
+    fn writes_ff4() {
+        let mut r = GoRecord::new(9);
+        r.komi = Some(7.0);
+        r.handicap = 2;
+        r.rules = Some(RuleSet::TrompTaylor.sgf_name().to_owned());
+        r.result = Some("B+3.5".to_owned());
+        r.events = vec![
+            Event::Setup(Setup {
+                black: vec![v("C3", 9), v("G7", 9)],
+                ..Setup::default()
+            }),
+            play(Color::White, "E5", 9),
+            Event::Move(Color::Black, MoveVertex::Pass),
+        ];
+        let text = r.to_sgf();
+        let version = env!("CARGO_PKG_VERSION");
+        assert_eq!(
+            text,
+            format!(
+                "(;GM[1]FF[4]CA[UTF-8]AP[hamle:{version}]SZ[9]KM[7]HA[2]RU[Tromp-Taylor]RE[B+3.5]AB[cg][gc]\n;W[ee];B[])\n"
+            )
+        );
+        assert_round_trip(&r);
+        assert_eq!(
+            GoRecord::from_sgf(&text).map(|r| r.rule_set()),
+            Ok(Some(RuleSet::TrompTaylor))
+        );
+    }
+
+    #[test]
+    fn rule_set_names() {
+        for rules in [
+            RuleSet::Japanese,
+            RuleSet::Chinese,
+            RuleSet::Aga,
+            RuleSet::NewZealand,
+            RuleSet::TrompTaylor,
+        ] {
+            assert_eq!(RuleSet::from_sgf_name(rules.sgf_name()), Some(rules));
+        }
+        assert_eq!(
+            RuleSet::from_sgf_name("tromp taylor"),
+            Some(RuleSet::TrompTaylor)
+        );
+        assert_eq!(
+            RuleSet::from_sgf_name("New Zealand"),
+            Some(RuleSet::NewZealand)
+        );
+        assert_eq!(RuleSet::from_sgf_name("GOE"), None);
+    }
+
+    #[test]
+    fn off_board_vertices_are_not_written_as_points() {
+        let mut r = GoRecord::new(9);
+        r.events.push(play(Color::Black, "K10", 19));
+        assert!(r.to_sgf().contains(";B[??]"));
+        assert!(GoRecord::from_sgf(&r.to_sgf()).is_err());
+        let mut r = GoRecord::new(0);
+        r.events.push(play(Color::Black, "A1", 19));
+        assert!(GoRecord::from_sgf(&r.to_sgf()).is_err());
+    }
+
+    #[test]
+    fn non_utf8_bytes_read_as_latin1() {
+        let r = GoRecord::from_sgf_bytes(b"(;SZ[9]PB[Jos\xe9];B[aa])").expect("reads");
+        assert_eq!(r.player_black.as_deref(), Some("José"));
+        assert_round_trip(&r);
+    }
+}

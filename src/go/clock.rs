@@ -17,7 +17,11 @@ pub enum TimeSystem {
     /// `main` seconds for the whole game.
     Absolute { main: f64 },
     /// After `main`, each of `periods` periods of `period` seconds resets if a move is made in it.
-    Byoyomi { main: f64, period: f64, periods: u32 },
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
     /// After `main`, `stones` moves in every `period` seconds.
     Canadian { main: f64, period: f64, stones: u32 },
 }
@@ -30,7 +34,11 @@ impl TimeSystem {
         match (stones, period > 0.0) {
             (0, true) => TimeSystem::Unlimited,
             (0, false) => TimeSystem::Absolute { main },
-            (stones, _) => TimeSystem::Canadian { main, period, stones },
+            (stones, _) => TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            },
         }
     }
 }
@@ -40,10 +48,18 @@ impl fmt::Display for TimeSystem {
         match self {
             TimeSystem::Unlimited => f.write_str("none"),
             TimeSystem::Absolute { main } => write!(f, "absolute {main}"),
-            TimeSystem::Byoyomi { main, period, periods } => {
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => {
                 write!(f, "byoyomi {main} {period} {periods}")
             }
-            TimeSystem::Canadian { main, period, stones } => {
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => {
                 write!(f, "canadian {main} {period} {stones}")
             }
         }
@@ -76,7 +92,10 @@ impl Default for Clock {
 
 impl Clock {
     pub fn new(system: TimeSystem) -> Clock {
-        Clock { system, remaining: [None, None] }
+        Clock {
+            system,
+            remaining: [None, None],
+        }
     }
 
     pub fn system(&self) -> TimeSystem {
@@ -94,10 +113,12 @@ impl Clock {
         let remaining = self.remaining[color.index()];
         let seconds = match self.system {
             TimeSystem::Unlimited => return None,
-            TimeSystem::Absolute { main } => {
-                remaining.map_or(main, |r| r.seconds) / moves_left
-            }
-            TimeSystem::Byoyomi { main, period, periods } => match remaining {
+            TimeSystem::Absolute { main } => remaining.map_or(main, |r| r.seconds) / moves_left,
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => match remaining {
                 // In main time: spread it, but never below what one period gives for free.
                 Some(Remaining { seconds, stones: 0 }) => {
                     (seconds / moves_left).max(if periods > 0 { period * 0.8 } else { 0.0 })
@@ -105,11 +126,18 @@ impl Clock {
                 Some(Remaining { seconds, .. }) => seconds.min(period) * 0.8,
                 None => (main / moves_left).max(period * 0.8),
             },
-            TimeSystem::Canadian { main, period, stones } => match remaining {
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => match remaining {
                 Some(Remaining { seconds, stones: 0 }) => {
                     seconds / moves_left + period / f64::from(stones) * 0.5
                 }
-                Some(Remaining { seconds, stones: left }) => seconds / f64::from(left.max(1)) * 0.9,
+                Some(Remaining {
+                    seconds,
+                    stones: left,
+                }) => seconds / f64::from(left.max(1)) * 0.9,
                 None => main / moves_left + period / f64::from(stones) * 0.5,
             },
         };
@@ -128,10 +156,17 @@ mod tests {
     #[test]
     fn gtp_time_settings_meanings() {
         assert_eq!(TimeSystem::from_gtp(0.0, 1.0, 0), TimeSystem::Unlimited);
-        assert_eq!(TimeSystem::from_gtp(300.0, 0.0, 0), TimeSystem::Absolute { main: 300.0 });
+        assert_eq!(
+            TimeSystem::from_gtp(300.0, 0.0, 0),
+            TimeSystem::Absolute { main: 300.0 }
+        );
         assert_eq!(
             TimeSystem::from_gtp(600.0, 300.0, 25),
-            TimeSystem::Canadian { main: 600.0, period: 300.0, stones: 25 }
+            TimeSystem::Canadian {
+                main: 600.0,
+                period: 300.0,
+                stones: 25
+            }
         );
     }
 
@@ -152,14 +187,22 @@ mod tests {
 
     #[test]
     fn canadian_overtime_divides_by_stones_left() {
-        let mut clock = Clock::new(TimeSystem::Canadian { main: 0.0, period: 100.0, stones: 10 });
+        let mut clock = Clock::new(TimeSystem::Canadian {
+            main: 0.0,
+            period: 100.0,
+            stones: 10,
+        });
         clock.set_time_left(Color::White, 40.0, 4);
         assert!((secs(clock.allotment(Color::White, 50)) - (9.0 - SAFETY_MARGIN)).abs() < 1e-9);
     }
 
     #[test]
     fn japanese_periods_use_most_of_a_period() {
-        let mut clock = Clock::new(TimeSystem::Byoyomi { main: 0.0, period: 10.0, periods: 3 });
+        let mut clock = Clock::new(TimeSystem::Byoyomi {
+            main: 0.0,
+            period: 10.0,
+            periods: 3,
+        });
         clock.set_time_left(Color::Black, 10.0, 3);
         assert!((secs(clock.allotment(Color::Black, 50)) - (8.0 - SAFETY_MARGIN)).abs() < 1e-9);
     }

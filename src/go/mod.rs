@@ -1,9 +1,12 @@
 //! Go: rules, notation, SGF, the player and the GTP engine.
 
+pub mod bench;
 pub mod board;
 pub mod clock;
 pub mod color;
+pub mod engine;
 pub mod game;
+pub mod player;
 pub mod rules;
 pub mod score;
 pub mod sgf;

@@ -101,7 +101,7 @@ impl Command {
 }
 
 /// Keeps error messages readable when a client sends a 16 MiB argument.
-pub(crate) fn shorten(text: &str) -> String {
+pub fn shorten(text: &str) -> String {
     const LIMIT: usize = 40;
     match text.char_indices().nth(LIMIT) {
         Some((cut, _)) => format!("{}…", &text[..cut]),

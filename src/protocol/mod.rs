@@ -9,7 +9,7 @@ mod input;
 pub mod log;
 mod server;
 
-pub use command::{Command, parse_command};
+pub use command::{Command, parse_command, shorten};
 pub use error::GtpError;
 pub use input::{Input, MAX_LINE_BYTES, Signals, preprocess, spawn_reader};
 pub use server::{Engine, Session, serve, serve_inputs};

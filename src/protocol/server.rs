@@ -67,6 +67,11 @@ impl Session<'_> {
         self.signals.interrupted()
     }
 
+    /// The flags themselves, for a search running on several threads.
+    pub fn signals(&self) -> &Signals {
+        self.signals
+    }
+
     /// True once any command line is waiting: analysis streams end then.
     pub fn input_pending(&self) -> bool {
         self.signals.input_pending()

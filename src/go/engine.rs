@@ -1,0 +1,1005 @@
+//! The Go GTP engine: every Go command, from `boardsize` to `kata-get-rules`.
+//!
+//! Commands are parsed into [`GoCommand`] first (typed arguments, typed errors), then run
+//! against the game; a command that fails leaves the game exactly as it was.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::go::board::Point;
+use crate::go::clock::{Clock, TimeSystem};
+use crate::go::game::{Game, HandicapError, fixed_handicap_vertices};
+use crate::go::player::{self, Decision, ResignPolicy, SearchLimits, SearchRequest};
+use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
+use crate::go::sgf::{Event, GoRecord};
+use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
+use crate::go::{Color, MoveVertex, Vertex};
+use crate::protocol::{Command, Engine, GtpError, Session};
+
+/// Playouts per move when the command line does not say.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Playouts spent judging dead stones for `final_score` and `final_status_list`.
+const SCORING_PLAYOUTS: u32 = 2_000;
+
+/// Settings from the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub rules: RuleSet,
+    pub seed: u64,
+    /// Playouts per move; 0 leaves the budget to the clock alone.
+    pub playouts: u64,
+    pub threads: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            rules: RuleSet::default(),
+            seed: 0,
+            playouts: DEFAULT_PLAYOUTS,
+            threads: 1,
+        }
+    }
+}
+
+/// A point's status at the end of the game, as `final_status_list` names it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StoneStatus {
+    Alive,
+    Dead,
+    Seki,
+}
+
+/// A Go command with its arguments parsed and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoCommand {
+    Boardsize(usize),
+    RectangularBoardsize(usize, usize),
+    ClearBoard,
+    Komi(f32),
+    GetKomi,
+    Play(Color, MoveVertex),
+    Genmove(Color),
+    RegGenmove(Color),
+    GenmoveCleanup(Color),
+    Undo,
+    Showboard,
+    FixedHandicap(usize),
+    PlaceFreeHandicap(usize),
+    SetFreeHandicap(Vec<Vertex>),
+    TimeSettings(TimeSystem),
+    TimeLeft(Color, f64, u32),
+    FinalScore,
+    FinalStatusList(StoneStatus),
+    LoadSgf(PathBuf, Option<usize>),
+    PrintSgf(Option<PathBuf>),
+    GameOver,
+    KgsRules(String),
+    KataSetRules(Rules),
+    KataGetRules,
+    IsLegal(Color, MoveVertex),
+    AllLegal(Color),
+    ListStones(Color),
+    Captures(Color),
+    Ownership,
+}
+
+/// The Go commands in `list_commands` order.
+pub const GO_COMMANDS: [&str; 30] = [
+    "boardsize",
+    "rectangular_boardsize",
+    "clear_board",
+    "komi",
+    "get_komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "undo",
+    "showboard",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "final_score",
+    "final_status_list",
+    "loadsgf",
+    "printsgf",
+    "kgs-game_over",
+    "kgs-rules",
+    "kata-set-rules",
+    "kata-get-rules",
+    "is_legal",
+    "all_legal",
+    "list_stones",
+    "captures",
+    "hamle-ownership",
+];
+
+fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
+    command.parse_arg(index, "a color (b, black, w or white)")
+}
+
+fn parse_move(command: &Command, index: usize, size: usize) -> Result<MoveVertex, GtpError> {
+    let text = command.arg(index)?;
+    MoveVertex::parse_on(text, size).map_err(|error| vertex_error(text, size, &error))
+}
+
+fn vertex_error(text: &str, size: usize, error: &ParseVertexError) -> GtpError {
+    match error {
+        ParseVertexError::Malformed => GtpError::syntax(format!(
+            "expected a vertex such as D4 or pass, got '{}'",
+            crate::protocol::shorten(text)
+        )),
+        ParseVertexError::OffBoard => GtpError::syntax(format!(
+            "{} is off the {size}x{size} board",
+            text.to_ascii_uppercase()
+        )),
+    }
+}
+
+/// Seconds, as GTP's integers or (leniently) decimals; never negative or infinite.
+fn parse_seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
+    let seconds: f64 = command.parse_arg(index, "a number of seconds")?;
+    if seconds.is_finite() && seconds >= 0.0 {
+        Ok(seconds)
+    } else {
+        Err(GtpError::syntax(format!(
+            "expected a number of seconds, got '{}'",
+            command.args[index]
+        )))
+    }
+}
+
+fn parse_count(command: &Command, index: usize, what: &str) -> Result<u32, GtpError> {
+    command.parse_arg(index, what)
+}
+
+/// A board size: a number that does not fit any board is `unacceptable size`, not a
+/// syntax error, as GTP asks of `boardsize 0` or `boardsize 99999999999`.
+fn parse_size(command: &Command, index: usize) -> Result<usize, GtpError> {
+    let text = command.arg(index)?;
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(GtpError::syntax(format!(
+            "expected a board size, got '{}'",
+            crate::protocol::shorten(text)
+        )));
+    }
+    match text.parse::<usize>() {
+        Ok(size) if (2..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
+        _ => Err(GtpError::UnacceptableSize),
+    }
+}
+
+fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
+    const USAGE: &str = "none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>";
+    let system = command.arg(0).map_err(|_| command.usage_error(USAGE))?;
+    match system.to_ascii_lowercase().as_str() {
+        "none" => Ok(TimeSystem::Unlimited),
+        "absolute" => {
+            command.expect_args(2, USAGE)?;
+            Ok(TimeSystem::Absolute {
+                main: parse_seconds(command, 1)?,
+            })
+        }
+        "byoyomi" => {
+            command.expect_args(4, USAGE)?;
+            Ok(TimeSystem::Byoyomi {
+                main: parse_seconds(command, 1)?,
+                period: parse_seconds(command, 2)?,
+                periods: parse_count(command, 3, "a number of periods")?,
+            })
+        }
+        "canadian" => {
+            command.expect_args(4, USAGE)?;
+            let stones = parse_count(command, 3, "a number of stones")?;
+            if stones == 0 {
+                return Err(GtpError::syntax(
+                    "canadian byo-yomi needs at least 1 stone a period",
+                ));
+            }
+            Ok(TimeSystem::Canadian {
+                main: parse_seconds(command, 1)?,
+                period: parse_seconds(command, 2)?,
+                stones,
+            })
+        }
+        _ => Err(command.usage_error(USAGE)),
+    }
+}
+
+impl GoCommand {
+    /// Parses `command` for a board of `size`.
+    pub fn parse(command: &Command, size: usize) -> Result<GoCommand, GtpError> {
+        let c = command;
+        Ok(match c.name.as_str() {
+            "boardsize" => {
+                c.expect_args(1, "<size>")?;
+                GoCommand::Boardsize(parse_size(c, 0)?)
+            }
+            "rectangular_boardsize" => {
+                c.expect_args(2, "<columns> <rows>")?;
+                GoCommand::RectangularBoardsize(parse_size(c, 0)?, parse_size(c, 1)?)
+            }
+            "clear_board" => no_args(c, GoCommand::ClearBoard)?,
+            "komi" => {
+                c.expect_args(1, "<komi>")?;
+                let komi: f32 = c.parse_arg(0, "a komi such as 6.5")?;
+                if !komi.is_finite() || komi.abs() > 1000.0 {
+                    return Err(GtpError::syntax(format!("komi {komi} is out of range")));
+                }
+                GoCommand::Komi(komi)
+            }
+            "get_komi" => no_args(c, GoCommand::GetKomi)?,
+            "play" => {
+                c.expect_args(2, "<color> <vertex>")?;
+                GoCommand::Play(parse_color(c, 0)?, parse_move(c, 1, size)?)
+            }
+            "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
+                c.expect_args(1, "<color>")?;
+                let color = parse_color(c, 0)?;
+                match c.name.as_str() {
+                    "genmove" => GoCommand::Genmove(color),
+                    "reg_genmove" => GoCommand::RegGenmove(color),
+                    _ => GoCommand::GenmoveCleanup(color),
+                }
+            }
+            "undo" => no_args(c, GoCommand::Undo)?,
+            "showboard" => no_args(c, GoCommand::Showboard)?,
+            "fixed_handicap" | "place_free_handicap" => {
+                c.expect_args(1, "<number_of_stones>")?;
+                let stones: usize = c.parse_arg(0, "a number of stones")?;
+                if c.name == "fixed_handicap" {
+                    GoCommand::FixedHandicap(stones)
+                } else {
+                    GoCommand::PlaceFreeHandicap(stones)
+                }
+            }
+            "set_free_handicap" => {
+                let vertices = c
+                    .args
+                    .iter()
+                    .map(|text| Vertex::parse_on(text, size))
+                    .collect::<Result<Vec<Vertex>, _>>()
+                    .map_err(|_| GtpError::BadVertexList)?;
+                GoCommand::SetFreeHandicap(vertices)
+            }
+            "time_settings" => {
+                c.expect_args(3, "<main_time> <byo_yomi_time> <byo_yomi_stones>")?;
+                GoCommand::TimeSettings(TimeSystem::from_gtp(
+                    parse_seconds(c, 0)?,
+                    parse_seconds(c, 1)?,
+                    parse_count(c, 2, "a number of stones")?,
+                ))
+            }
+            "kgs-time_settings" => GoCommand::TimeSettings(parse_time_system(c)?),
+            "time_left" => {
+                c.expect_args(3, "<color> <time> <stones>")?;
+                GoCommand::TimeLeft(
+                    parse_color(c, 0)?,
+                    parse_seconds(c, 1)?,
+                    parse_count(c, 2, "a number of stones")?,
+                )
+            }
+            "final_score" => no_args(c, GoCommand::FinalScore)?,
+            "final_status_list" => {
+                c.expect_args(1, "alive | dead | seki")?;
+                GoCommand::FinalStatusList(match c.args[0].as_str() {
+                    "alive" => StoneStatus::Alive,
+                    "dead" => StoneStatus::Dead,
+                    "seki" => StoneStatus::Seki,
+                    _ => return Err(c.usage_error("alive | dead | seki")),
+                })
+            }
+            "loadsgf" => {
+                c.expect_args_between(1, 2, "<file> [move_number]")?;
+                let move_number = match c.args.get(1) {
+                    Some(_) => Some(c.parse_arg::<usize>(1, "a move number")?),
+                    None => None,
+                };
+                GoCommand::LoadSgf(PathBuf::from(&c.args[0]), move_number)
+            }
+            "printsgf" => {
+                c.expect_args_between(0, 1, "[file]")?;
+                GoCommand::PrintSgf(c.args.first().map(PathBuf::from))
+            }
+            "kgs-game_over" => GoCommand::GameOver,
+            // KGS sends its rule names and may add words: never fail on them.
+            "kgs-rules" => GoCommand::KgsRules(c.args.first().cloned().unwrap_or_default()),
+            "kata-set-rules" => {
+                if c.args.is_empty() {
+                    return Err(c.usage_error("<rules>"));
+                }
+                GoCommand::KataSetRules(parse_kata_rules(&c.args.join(" "))?)
+            }
+            "kata-get-rules" => no_args(c, GoCommand::KataGetRules)?,
+            "is_legal" => {
+                c.expect_args(2, "<color> <vertex>")?;
+                GoCommand::IsLegal(parse_color(c, 0)?, parse_move(c, 1, size)?)
+            }
+            "all_legal" | "list_stones" | "captures" => {
+                c.expect_args(1, "<color>")?;
+                let color = parse_color(c, 0)?;
+                match c.name.as_str() {
+                    "all_legal" => GoCommand::AllLegal(color),
+                    "list_stones" => GoCommand::ListStones(color),
+                    _ => GoCommand::Captures(color),
+                }
+            }
+            "hamle-ownership" => no_args(c, GoCommand::Ownership)?,
+            _ => return Err(GtpError::UnknownCommand),
+        })
+    }
+}
+
+fn no_args(command: &Command, parsed: GoCommand) -> Result<GoCommand, GtpError> {
+    command.expect_args(0, "").map(|()| parsed)
+}
+
+/// `kata-set-rules`: a rule-set name (`chinese`, `tromp-taylor`, …, KataGo's `korean` and
+/// `stone-scoring` as their nearest equals) or a JSON object of KataGo's fields `ko`,
+/// `scoring`, `suicide` and `whiteHandicapBonus` (other fields are refused, not ignored).
+fn parse_kata_rules(text: &str) -> Result<Rules, GtpError> {
+    let text = text.trim();
+    if !text.starts_with('{') {
+        let name = match text.to_ascii_lowercase().as_str() {
+            "korean" => "japanese".to_owned(),
+            "stone-scoring" | "chinese-ogs" | "chinese-kgs" => "chinese".to_owned(),
+            other => other.to_owned(),
+        };
+        return name
+            .parse::<RuleSet>()
+            .map(Rules::from)
+            .map_err(|_| GtpError::syntax(format!("unknown rules '{text}': use japanese, chinese, tromp-taylor, aga, new-zealand or a JSON object")));
+    }
+    let body = text
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(|| GtpError::syntax("rules JSON must be one object {...}"))?;
+    let mut rules = Rules::default();
+    for field in body.split(',').filter(|f| !f.trim().is_empty()) {
+        let (key, value) = field.split_once(':').ok_or_else(|| {
+            GtpError::syntax(format!(
+                "expected \"key\":value in rules JSON, got '{}'",
+                field.trim()
+            ))
+        })?;
+        let key = key.trim().trim_matches('"');
+        let value = value.trim().trim_matches('"');
+        let bad = |what: &str| GtpError::syntax(format!("bad {what} '{value}' in rules"));
+        match key {
+            "ko" => rules.ko = value.parse::<KoRule>().map_err(|_| bad("ko"))?,
+            "scoring" => rules.scoring = value.parse::<Scoring>().map_err(|_| bad("scoring"))?,
+            "suicide" => {
+                rules.suicide_allowed = value.parse::<bool>().map_err(|_| bad("suicide"))?
+            }
+            "whiteHandicapBonus" => {
+                rules.handicap_bonus = value.parse().map_err(|_| bad("whiteHandicapBonus"))?;
+            }
+            "tax" if value.eq_ignore_ascii_case("none") => {}
+            "hasButton" | "friendlyPassOk" if value == "false" => {}
+            _ => {
+                return Err(GtpError::syntax(format!(
+                    "unsupported rules field {key}={value}"
+                )));
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The dead-stone judgement of one position, kept so that `final_score` and
+/// `final_status_list` agree and do not repeat the playouts.
+#[derive(Clone, Debug)]
+struct Judgement {
+    key: (u64, Color, usize),
+    dead: Vec<Vertex>,
+    seki: Vec<Vertex>,
+}
+
+/// The Go engine behind `hamle go`.
+pub struct GoEngine {
+    settings: Settings,
+    game: Game,
+    clock: Clock,
+    judgement: Option<Judgement>,
+    /// Searches run so far: mixed into the seed so that each move has its own stream of
+    /// random numbers while the whole session stays reproducible.
+    searches: u64,
+}
+
+impl GoEngine {
+    pub fn new(settings: Settings) -> GoEngine {
+        let rules = Rules::from(settings.rules);
+        let mut game = match Game::new(19, rules) {
+            Ok(game) => game,
+            Err(_) => unreachable!("19x19 is a valid board"),
+        };
+        game.set_komi(rules.default_komi);
+        GoEngine {
+            settings,
+            game,
+            clock: Clock::default(),
+            judgement: None,
+            searches: 0,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn run(&mut self, command: GoCommand, session: &Session<'_>) -> Result<String, GtpError> {
+        match command {
+            GoCommand::Boardsize(size) => {
+                self.new_game(size)?;
+                Ok(String::new())
+            }
+            GoCommand::RectangularBoardsize(columns, rows) => {
+                if columns != rows {
+                    return Err(GtpError::other(
+                        "rectangular boards are not supported: columns and rows must be equal",
+                    ));
+                }
+                self.new_game(columns)?;
+                Ok(String::new())
+            }
+            GoCommand::ClearBoard => {
+                self.game.clear();
+                Ok(String::new())
+            }
+            GoCommand::Komi(komi) => {
+                self.game.set_komi(komi);
+                Ok(String::new())
+            }
+            GoCommand::GetKomi => Ok(self.game.komi().to_string()),
+            GoCommand::Play(color, mv) => {
+                self.game.play(color, mv).map_err(|reason| {
+                    tracing::warn!("play {} {mv}: illegal ({reason})", color.letter());
+                    GtpError::IllegalMove
+                })?;
+                Ok(String::new())
+            }
+            GoCommand::Genmove(color) => self.generate(color, session, Generate::Play),
+            GoCommand::RegGenmove(color) => self.generate(color, session, Generate::Regression),
+            GoCommand::GenmoveCleanup(color) => self.generate(color, session, Generate::Cleanup),
+            GoCommand::Undo => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err(GtpError::CannotUndo)
+                }
+            }
+            GoCommand::Showboard => Ok(self.showboard()),
+            GoCommand::FixedHandicap(stones) => {
+                let vertices = self
+                    .game
+                    .place_fixed_handicap(stones)
+                    .map_err(handicap_error)?;
+                Ok(join(&vertices))
+            }
+            GoCommand::PlaceFreeHandicap(stones) => {
+                let vertices = self.free_handicap_vertices(stones)?;
+                self.game
+                    .place_handicap(&vertices)
+                    .map_err(handicap_error)?;
+                Ok(join(&vertices))
+            }
+            GoCommand::SetFreeHandicap(vertices) => {
+                self.game
+                    .place_handicap(&vertices)
+                    .map_err(|error| match error {
+                        HandicapError::BoardNotEmpty => GtpError::BoardNotEmpty,
+                        _ => GtpError::BadVertexList,
+                    })?;
+                Ok(String::new())
+            }
+            GoCommand::TimeSettings(system) => {
+                self.clock = Clock::new(system);
+                Ok(String::new())
+            }
+            GoCommand::TimeLeft(color, seconds, stones) => {
+                self.clock.set_time_left(color, seconds, stones);
+                Ok(String::new())
+            }
+            GoCommand::FinalScore => {
+                let dead = self.judge().dead.clone();
+                Ok(self.game.final_score(&dead).to_string())
+            }
+            GoCommand::FinalStatusList(status) => {
+                let judgement = self.judge().clone();
+                let mut vertices: Vec<Vertex> = match status {
+                    StoneStatus::Dead => judgement.dead,
+                    StoneStatus::Seki => judgement.seki,
+                    StoneStatus::Alive => self
+                        .stones()
+                        .into_iter()
+                        .filter(|v| !judgement.dead.contains(v) && !judgement.seki.contains(v))
+                        .collect(),
+                };
+                vertices.sort_unstable();
+                Ok(join(&vertices))
+            }
+            GoCommand::LoadSgf(path, move_number) => {
+                self.load_sgf(&path, move_number)?;
+                Ok(String::new())
+            }
+            GoCommand::PrintSgf(path) => {
+                let text = self.record().to_sgf();
+                match path {
+                    None => Ok(text),
+                    Some(path) => {
+                        std::fs::write(&path, text).map_err(|error| {
+                            GtpError::other(format!("cannot write {}: {error}", path.display()))
+                        })?;
+                        Ok(String::new())
+                    }
+                }
+            }
+            GoCommand::GameOver => Ok(String::new()),
+            GoCommand::KgsRules(name) => {
+                let rule_set = match name.to_ascii_lowercase().as_str() {
+                    "japanese" => Some(RuleSet::Japanese),
+                    "chinese" => Some(RuleSet::Chinese),
+                    "aga" => Some(RuleSet::Aga),
+                    "new_zealand" | "new-zealand" => Some(RuleSet::NewZealand),
+                    _ => None,
+                };
+                match rule_set {
+                    Some(rule_set) => self.game.set_rules(Rules::from(rule_set)),
+                    None => tracing::warn!(
+                        "kgs-rules {name}: unknown rules, keeping {}",
+                        describe_rules(self.game.rules())
+                    ),
+                }
+                Ok(String::new())
+            }
+            GoCommand::KataSetRules(rules) => {
+                self.game.set_rules(rules);
+                Ok(String::new())
+            }
+            GoCommand::KataGetRules => Ok(kata_rules_json(self.game.rules())),
+            GoCommand::IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {
+                "1"
+            } else {
+                "0"
+            }
+            .into()),
+            GoCommand::AllLegal(color) => {
+                let moves: Vec<String> = self
+                    .game
+                    .legal_moves(color)
+                    .into_iter()
+                    .filter_map(|mv| match mv {
+                        MoveVertex::Play(v) => Some(v.to_string()),
+                        MoveVertex::Pass => None,
+                    })
+                    .collect();
+                Ok(moves.join(" "))
+            }
+            GoCommand::ListStones(color) => {
+                let board = self.game.board();
+                let stones: Vec<Vertex> = self
+                    .stones()
+                    .into_iter()
+                    .filter(|&v| board.stone_at(v) == Some(color))
+                    .collect();
+                Ok(join(&stones))
+            }
+            GoCommand::Captures(color) => Ok(self.game.prisoners(color).to_string()),
+            GoCommand::Ownership => Ok(self.ownership_board()),
+        }
+    }
+
+    fn new_game(&mut self, size: usize) -> Result<(), GtpError> {
+        let mut game =
+            Game::new(size, *self.game.rules()).map_err(|_| GtpError::UnacceptableSize)?;
+        game.set_komi(self.game.komi());
+        self.game = game;
+        Ok(())
+    }
+
+    fn stones(&self) -> Vec<Vertex> {
+        let board = self.game.board();
+        board
+            .points()
+            .filter(|&p| board.get(p).is_some())
+            .map(|p| board.vertex(p))
+            .collect()
+    }
+
+    fn showboard(&self) -> String {
+        let game = &self.game;
+        let mut text = String::from("\n");
+        text.push_str(&game.board().to_string());
+        text.push_str(&format!(
+            "\nBlack (X) captured {}, White (O) captured {}; komi {}; {} to move; rules {}",
+            game.prisoners(Color::Black),
+            game.prisoners(Color::White),
+            game.komi(),
+            game.to_move(),
+            describe_rules(game.rules()),
+        ));
+        text
+    }
+
+    /// GTP's `place_free_handicap`: the fixed points where the board has them, then the
+    /// empty points farthest from every stone, so that the stones stay spread.
+    fn free_handicap_vertices(&self, stones: usize) -> Result<Vec<Vertex>, GtpError> {
+        let board = self.game.board();
+        if board.stone_count(Color::Black) + board.stone_count(Color::White) > 0 {
+            return Err(GtpError::BoardNotEmpty);
+        }
+        if stones < 2 || stones >= board.area() {
+            return Err(GtpError::InvalidNumberOfStones);
+        }
+        let size = board.size();
+        let fixed_max = (2..=9)
+            .rev()
+            .find(|&n| fixed_handicap_vertices(size, n).is_ok())
+            .unwrap_or(0);
+        let mut chosen = fixed_handicap_vertices(size, stones.min(fixed_max)).unwrap_or_default();
+        let all: Vec<Vertex> = board.points().map(|p| board.vertex(p)).collect();
+        while chosen.len() < stones {
+            let distance = |v: &Vertex| {
+                chosen
+                    .iter()
+                    .map(|c| u32::from(c.col.abs_diff(v.col)) + u32::from(c.row.abs_diff(v.row)))
+                    .min()
+                    .unwrap_or(u32::MAX)
+            };
+            let next = all
+                .iter()
+                .filter(|v| !chosen.contains(v))
+                .max_by_key(|v| (distance(v), std::cmp::Reverse(**v)))
+                .copied();
+            match next {
+                Some(v) => chosen.push(v),
+                None => return Err(GtpError::InvalidNumberOfStones),
+            }
+        }
+        Ok(chosen)
+    }
+
+    fn seed(&mut self) -> u64 {
+        self.searches += 1;
+        self.settings
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(self.searches)
+    }
+
+    /// Moves `color` may still have to make, for the clock: half the empty points,
+    /// but never fewer than a short endgame.
+    fn moves_left(&self) -> u32 {
+        let board = self.game.board();
+        let empty = board.empty_points().len() as u32;
+        (empty / 3).max(15)
+    }
+
+    fn generate(
+        &mut self,
+        color: Color,
+        session: &Session<'_>,
+        kind: Generate,
+    ) -> Result<String, GtpError> {
+        self.game.set_to_move(color);
+        let start = Instant::now();
+        let deadline = self
+            .clock
+            .allotment(color, self.moves_left())
+            .map(|d| start + d);
+        let playouts = match (self.settings.playouts, deadline) {
+            (0, None) => Some(DEFAULT_PLAYOUTS),
+            (0, Some(_)) => None,
+            (n, _) => Some(n),
+        };
+        let seed = self.seed();
+        let game = &self.game;
+        let root_allowed =
+            |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
+        let signals = session.signals();
+        let stop = || signals.interrupted();
+        let request = SearchRequest {
+            board: game.board(),
+            to_move: color,
+            rules: game.rules(),
+            komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
+            root_allowed: &root_allowed,
+            opponent_passed: game
+                .last_move()
+                .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),
+            move_number: game.move_count() as u32,
+            limits: SearchLimits { playouts, deadline },
+            seed,
+            threads: self.settings.threads,
+            stop: &stop,
+            resign: if kind == Generate::Cleanup {
+                ResignPolicy::never()
+            } else {
+                ResignPolicy::default()
+            },
+            cleanup: kind == Generate::Cleanup,
+        };
+        let result = player::search(&request);
+        let answer = match result.decision {
+            Decision::Resign if kind != Generate::Cleanup => return Ok("resign".into()),
+            Decision::Resign | Decision::Pass => MoveVertex::Pass,
+            Decision::Play(p) => MoveVertex::Play(self.game.board().vertex(p)),
+        };
+        tracing::info!(
+            "genmove {}: {answer} after {} playouts in {:.2}s, win rate {:.2}",
+            color.letter(),
+            result.playouts,
+            start.elapsed().as_secs_f64(),
+            result.win_rate
+        );
+        if kind != Generate::Regression {
+            self.game.play(color, answer).map_err(|reason| {
+                GtpError::other(format!(
+                    "internal error: the search chose an illegal move {answer} ({reason})"
+                ))
+            })?;
+        }
+        Ok(answer.to_string())
+    }
+
+    /// Decides which stones are dead (and which live in seki) by playouts from the
+    /// current position; Tromp–Taylor counts every stone as it stands.
+    fn judge(&mut self) -> &Judgement {
+        let game = &self.game;
+        let key = (game.board().hash(), game.to_move(), game.move_count());
+        if let Some(judgement) = self.judgement.take_if(|j| j.key == key) {
+            return self.judgement.insert(judgement);
+        }
+        let board = game.board();
+        let (dead, seki) = if game.rules().rule_set() == Some(RuleSet::TrompTaylor) {
+            (Vec::new(), Vec::new())
+        } else {
+            let ownership = player::ownership(
+                board,
+                game.to_move(),
+                game.rules(),
+                SCORING_PLAYOUTS,
+                self.settings.seed,
+            );
+            let mut dead = Vec::new();
+            let mut seki = Vec::new();
+            for p in board.points() {
+                let Some(stone) = board.get(p) else { continue };
+                let own = ownership[p.index()];
+                let mine = if stone == Color::Black { own } else { -own };
+                if mine < -0.3 {
+                    dead.push(board.vertex(p));
+                } else if mine.abs() <= 0.3 {
+                    seki.push(board.vertex(p));
+                }
+            }
+            (dead, seki)
+        };
+        self.judgement.insert(Judgement { key, dead, seki })
+    }
+
+    /// GoGui's `dboard`: one row of values per board row, top row first, +1 where Black
+    /// owns the point and -1 where White does.
+    fn ownership_board(&mut self) -> String {
+        let game = &self.game;
+        let seed = self.settings.seed;
+        let board = game.board();
+        let ownership =
+            player::ownership(board, game.to_move(), game.rules(), SCORING_PLAYOUTS, seed);
+        let size = board.size();
+        let mut rows = Vec::with_capacity(size);
+        for row in (0..size).rev() {
+            let values: Vec<String> = (0..size)
+                .map(|col| {
+                    let p = board.point(Vertex::new(col as u8, row as u8));
+                    format!("{:.2}", ownership[p.index()])
+                })
+                .collect();
+            rows.push(values.join(" "));
+        }
+        format!("\n{}", rows.join("\n"))
+    }
+
+    fn load_sgf(&mut self, path: &Path, move_number: Option<usize>) -> Result<(), GtpError> {
+        let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
+        let bytes = std::fs::read(path).map_err(|error| cannot(error.to_string()))?;
+        let record = GoRecord::from_sgf_bytes(&bytes).map_err(|error| cannot(error.to_string()))?;
+        let rules = record
+            .rules
+            .as_deref()
+            .and_then(|name| parse_kata_rules(&name.to_ascii_lowercase()).ok())
+            .unwrap_or(*self.game.rules());
+        let mut game = Game::new(record.size, rules).map_err(|error| cannot(error.to_string()))?;
+        game.set_komi(record.komi.unwrap_or(self.game.komi()));
+        let events = match move_number {
+            Some(n) => record.events_before_move(n),
+            None => &record.events[..],
+        };
+        let mut moves_played = 0;
+        for event in events {
+            match event {
+                Event::Setup(setup) => {
+                    let changes: Vec<(Vertex, Option<Color>)> = setup
+                        .black
+                        .iter()
+                        .map(|&v| (v, Some(Color::Black)))
+                        .chain(setup.white.iter().map(|&v| (v, Some(Color::White))))
+                        .chain(setup.empty.iter().map(|&v| (v, None)))
+                        .collect();
+                    if !changes.is_empty() {
+                        game.setup(&changes)
+                            .map_err(|error| cannot(error.to_string()))?;
+                    }
+                }
+                Event::Move(color, mv) => {
+                    moves_played += 1;
+                    game.play(*color, *mv).map_err(|reason| {
+                        cannot(format!(
+                            "move {moves_played} ({} {mv}) is illegal: {reason}",
+                            color.letter()
+                        ))
+                    })?;
+                }
+            }
+        }
+        game.set_handicap(record.handicap);
+        let to_play = match move_number.and_then(|n| record.moves().nth(n.saturating_sub(1))) {
+            Some((color, _)) => color,
+            None => record.to_play_after(events.len()),
+        };
+        game.set_to_move(to_play);
+        self.game = game;
+        Ok(())
+    }
+
+    /// The game so far as an SGF record: setup stones at the root, then the moves.
+    fn record(&self) -> GoRecord {
+        let game = &self.game;
+        let mut record = GoRecord::new(game.size());
+        record.komi = Some(game.komi());
+        record.handicap = game.handicap();
+        record.rules = Some(sgf_rules_name(game.rules()).to_owned());
+        // The position before the first move is the setup; replaying from it needs
+        // only the moves.
+        let mut start = game.clone();
+        while start.undo() {}
+        let board = start.board();
+        let setup_black: Vec<Vertex> = board
+            .points()
+            .filter(|&p| board.get(p) == Some(Color::Black))
+            .map(|p| board.vertex(p))
+            .collect();
+        let setup_white: Vec<Vertex> = board
+            .points()
+            .filter(|&p| board.get(p) == Some(Color::White))
+            .map(|p| board.vertex(p))
+            .collect();
+        if !setup_black.is_empty() || !setup_white.is_empty() {
+            record.events.push(Event::Setup(crate::go::sgf::Setup {
+                black: setup_black,
+                white: setup_white,
+                empty: Vec::new(),
+                to_play: None,
+            }));
+        }
+        record
+            .events
+            .extend(game.moves().map(|(color, mv)| Event::Move(color, mv)));
+        if game.is_over() {
+            let dead = self
+                .judgement
+                .as_ref()
+                .map(|j| j.dead.clone())
+                .unwrap_or_default();
+            let score = game.final_score(&dead).to_string();
+            record.result = Some(if score == "0" { "0".into() } else { score });
+        }
+        record
+    }
+}
+
+fn sgf_rules_name(rules: &Rules) -> &'static str {
+    match rules.rule_set() {
+        Some(RuleSet::Japanese) => "Japanese",
+        Some(RuleSet::Chinese) => "Chinese",
+        Some(RuleSet::Aga) => "AGA",
+        Some(RuleSet::NewZealand) => "NZ",
+        Some(RuleSet::TrompTaylor) => "Tromp-Taylor",
+        None => "Chinese",
+    }
+}
+
+fn describe_rules(rules: &Rules) -> String {
+    match rules.rule_set() {
+        Some(rule_set) => rule_set.to_string(),
+        None => format!(
+            "custom (ko {}, scoring {}, suicide {})",
+            rules.ko, rules.scoring, rules.suicide_allowed
+        ),
+    }
+}
+
+/// KataGo's `kata-get-rules` JSON.
+fn kata_rules_json(rules: &Rules) -> String {
+    format!(
+        "{{\"friendlyPassOk\":false,\"hasButton\":false,\"ko\":\"{}\",\"scoring\":\"{}\",\"suicide\":{},\"tax\":\"NONE\",\"whiteHandicapBonus\":\"{}\"}}",
+        rules.ko, rules.scoring, rules.suicide_allowed, rules.handicap_bonus
+    )
+}
+
+fn handicap_error(error: HandicapError) -> GtpError {
+    match error {
+        HandicapError::InvalidNumberOfStones => GtpError::InvalidNumberOfStones,
+        HandicapError::BoardNotEmpty => GtpError::BoardNotEmpty,
+        HandicapError::BadVertexList => GtpError::BadVertexList,
+    }
+}
+
+fn join(vertices: &[Vertex]) -> String {
+    vertices
+        .iter()
+        .map(Vertex::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Generate {
+    /// `genmove`: choose and play.
+    Play,
+    /// `reg_genmove`: choose without playing.
+    Regression,
+    /// `kgs-genmove_cleanup`: choose and play, passing only once dead stones are gone.
+    Cleanup,
+}
+
+impl Engine for GoEngine {
+    fn name(&self) -> String {
+        "hamle".into()
+    }
+
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        GO_COMMANDS.to_vec()
+    }
+
+    fn execute(
+        &mut self,
+        command: &Command,
+        session: &mut Session<'_>,
+    ) -> Result<String, GtpError> {
+        let parsed = GoCommand::parse(command, self.game.size())?;
+        self.run(parsed, session)
+    }
+
+    fn analyze_commands(&self) -> Vec<String> {
+        vec![
+            "string/Final Score/final_score".into(),
+            "plist/Dead Stones/final_status_list dead".into(),
+            "plist/Legal Moves (Black)/all_legal black".into(),
+            "plist/Legal Moves (White)/all_legal white".into(),
+            "dboard/Ownership/hamle-ownership".into(),
+        ]
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}",
+            self.version(),
+            describe_rules(self.game.rules()),
+            self.game.komi(),
+            self.settings.seed,
+            self.settings.playouts,
+            self.settings.threads
+        )
+    }
+}

@@ -603,13 +603,16 @@ impl GoEngine {
         Ok(())
     }
 
+    /// Every stone on the board, in vertex order (column, then row).
     fn stones(&self) -> Vec<Vertex> {
         let board = self.game.board();
-        board
+        let mut stones: Vec<Vertex> = board
             .points()
             .filter(|&p| board.get(p).is_some())
             .map(|p| board.vertex(p))
-            .collect()
+            .collect();
+        stones.sort_unstable();
+        stones
     }
 
     fn showboard(&self) -> String {

@@ -1,0 +1,124 @@
+//! Input that must reach a running search: GoGui's `# interrupt`, `quit`, and end of input.
+//! The search budgets here would take hours; each test passes only if the input stopped it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+/// A budget no search finishes in the life of a test run.
+const ENDLESS: &str = "1000000000";
+/// Far longer than an interrupted search takes, far shorter than the budget.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn start() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--playouts", ENDLESS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hamle")
+}
+
+/// Reads stdout lines on a thread so the test can wait with a bound.
+fn lines_of(child: &mut std::process::Child) -> mpsc::Receiver<String> {
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+fn next_response(lines: &mpsc::Receiver<String>) -> String {
+    let mut response = Vec::new();
+    loop {
+        let line = lines
+            .recv_timeout(PATIENCE)
+            .expect("a response within the patience bound");
+        if line.is_empty() {
+            return response.join("\n");
+        }
+        response.push(line);
+    }
+}
+
+#[test]
+fn gogui_interrupt_ends_genmove_with_a_move() {
+    let mut child = start();
+    let lines = lines_of(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "boardsize 9\n1 genmove b").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_response(&lines), "= ");
+    thread::sleep(Duration::from_millis(300));
+    writeln!(stdin, "# interrupt").expect("write");
+    stdin.flush().expect("flush");
+    let answer = next_response(&lines);
+    assert!(answer.starts_with("=1 ") && answer.len() > 3, "{answer}");
+    // The engine serves on, and the interrupt does not leak into the next search.
+    writeln!(stdin, "2 name\n3 quit").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_response(&lines), "=2 hamle");
+    assert_eq!(next_response(&lines), "=3 ");
+    let _ = child.wait();
+}
+
+#[test]
+fn quit_during_genmove_answers_both_and_exits() {
+    let mut child = start();
+    let lines = lines_of(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "1 genmove w").expect("write");
+    stdin.flush().expect("flush");
+    thread::sleep(Duration::from_millis(300));
+    writeln!(stdin, "2 quit").expect("write");
+    stdin.flush().expect("flush");
+    assert!(next_response(&lines).starts_with("=1 "));
+    assert_eq!(next_response(&lines), "=2 ");
+    let status = child.wait().expect("exit");
+    assert!(status.success());
+}
+
+#[test]
+fn end_of_input_lets_queued_commands_finish_then_quits() {
+    // Piped input (`printf 'genmove b' | hamle go`) reaches its end at once: the search
+    // must still run its full budget, so end of input does not interrupt it.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--playouts", "500"])
+        .env("HAMLE_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hamle");
+    let lines = lines_of(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "boardsize 9\n1 genmove b\n2 name").expect("write");
+    drop(stdin);
+    assert_eq!(next_response(&lines), "= ");
+    assert!(next_response(&lines).starts_with("=1 "));
+    assert_eq!(next_response(&lines), "=2 hamle");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(child.wait());
+    });
+    let status = receiver
+        .recv_timeout(PATIENCE)
+        .expect("exit within the bound")
+        .expect("exit status");
+    assert!(status.success());
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut log).expect("read stderr");
+    assert!(
+        log.contains("after 500 playouts"),
+        "the search was cut short: {log}"
+    );
+}

@@ -813,11 +813,7 @@ impl GoEngine {
         let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
         let bytes = std::fs::read(path).map_err(|error| cannot(error.to_string()))?;
         let record = GoRecord::from_sgf_bytes(&bytes).map_err(|error| cannot(error.to_string()))?;
-        let rules = record
-            .rules
-            .as_deref()
-            .and_then(|name| parse_kata_rules(&name.to_ascii_lowercase()).ok())
-            .unwrap_or(*self.game.rules());
+        let rules = record.rule_set().map_or(*self.game.rules(), Rules::from);
         let mut game = Game::new(record.size, rules).map_err(|error| cannot(error.to_string()))?;
         game.set_komi(record.komi.unwrap_or(self.game.komi()));
         let events = match move_number {
@@ -867,7 +863,7 @@ impl GoEngine {
         let mut record = GoRecord::new(game.size());
         record.komi = Some(game.komi());
         record.handicap = game.handicap();
-        record.rules = Some(sgf_rules_name(game.rules()).to_owned());
+        record.rules = game.rules().rule_set().map(|r| r.sgf_name().to_owned());
         // The position before the first move is the setup; replaying from it needs
         // only the moves.
         let mut start = game.clone();
@@ -904,17 +900,6 @@ impl GoEngine {
             record.result = Some(if score == "0" { "0".into() } else { score });
         }
         record
-    }
-}
-
-fn sgf_rules_name(rules: &Rules) -> &'static str {
-    match rules.rule_set() {
-        Some(RuleSet::Japanese) => "Japanese",
-        Some(RuleSet::Chinese) => "Chinese",
-        Some(RuleSet::Aga) => "AGA",
-        Some(RuleSet::NewZealand) => "NZ",
-        Some(RuleSet::TrompTaylor) => "Tromp-Taylor",
-        None => "Chinese",
     }
 }
 

@@ -298,6 +298,37 @@ impl fmt::Display for Rules {
     }
 }
 
+/// Names in SGF's `RU` property: the SGF spec's (`Japanese`, `Chinese`, `AGA`, `NZ`) and, for
+/// Tromp–Taylor, common usage.
+impl RuleSet {
+    pub fn sgf_name(self) -> &'static str {
+        match self {
+            RuleSet::Japanese => "Japanese",
+            RuleSet::Chinese => "Chinese",
+            RuleSet::Aga => "AGA",
+            RuleSet::NewZealand => "NZ",
+            RuleSet::TrompTaylor => "Tromp-Taylor",
+        }
+    }
+
+    /// Reads an `RU` value, forgiving case, spaces and dashes (`tromp taylor`, `aga`).
+    pub fn from_sgf_name(name: &str) -> Option<RuleSet> {
+        let key: String = name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match key.as_str() {
+            "japanese" => Some(RuleSet::Japanese),
+            "chinese" => Some(RuleSet::Chinese),
+            "aga" => Some(RuleSet::Aga),
+            "nz" | "newzealand" => Some(RuleSet::NewZealand),
+            "tromptaylor" => Some(RuleSet::TrompTaylor),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ mod tree;
 use std::borrow::Cow;
 
 pub use error::{Position, SgfError, SgfErrorKind};
-pub use record::{Event, GoRecord, RuleSet, Setup};
+pub use record::{Event, GoRecord, Setup};
 pub use tree::{GameTree, MAX_DEPTH, Node, parse_collection, write_collection};
 
 /// The text of an SGF file: its bytes as UTF-8 when they are valid UTF-8, else as

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use super::error::{SgfError, SgfErrorKind};
 use super::tree::{GameTree, Node, parse_collection};
+use crate::go::rules::RuleSet;
 use crate::go::vertex::MAX_BOARD_SIZE;
 use crate::go::{Color, MoveVertex, Vertex};
 
@@ -34,46 +35,6 @@ impl Setup {
 pub enum Event {
     Setup(Setup),
     Move(Color, MoveVertex),
-}
-
-/// The rule sets hamle names in `RU`, under the names the SGF spec (or, for
-/// Tromp-Taylor, common usage) gives them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RuleSet {
-    Japanese,
-    Chinese,
-    Aga,
-    NewZealand,
-    TrompTaylor,
-}
-
-impl RuleSet {
-    pub fn sgf_name(self) -> &'static str {
-        match self {
-            RuleSet::Japanese => "Japanese",
-            RuleSet::Chinese => "Chinese",
-            RuleSet::Aga => "AGA",
-            RuleSet::NewZealand => "NZ",
-            RuleSet::TrompTaylor => "Tromp-Taylor",
-        }
-    }
-
-    /// Reads an `RU` value, forgiving case, spaces and dashes (`tromp taylor`, `aga`).
-    pub fn from_sgf_name(name: &str) -> Option<RuleSet> {
-        let key: String = name
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        match key.as_str() {
-            "japanese" => Some(RuleSet::Japanese),
-            "chinese" => Some(RuleSet::Chinese),
-            "aga" => Some(RuleSet::Aga),
-            "nz" | "newzealand" => Some(RuleSet::NewZealand),
-            "tromptaylor" => Some(RuleSet::TrompTaylor),
-            _ => None,
-        }
-    }
 }
 
 /// A Go game as hamle needs it: the game information and the main line's setup

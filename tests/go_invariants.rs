@@ -9,6 +9,7 @@ use pretty_assertions::assert_eq;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
 
 /// Games per (size, rule set); small boards are cheap and hit ko and suicide often.
 fn games_for(size: usize) -> u64 {
@@ -36,7 +37,10 @@ fn check_state(game: &Game, ctx: &str) {
     for color in Color::BOTH {
         let moves = game.legal_moves(color);
         assert_eq!(moves.first(), Some(&MoveVertex::Pass), "{ctx}: pass first");
-        assert!(moves.windows(2).all(|w| w[0] < w[1]), "{ctx}: sorted, unique");
+        assert!(
+            moves.windows(2).all(|w| w[0] < w[1]),
+            "{ctx}: sorted, unique"
+        );
         let expected: Vec<MoveVertex> = std::iter::once(MoveVertex::Pass)
             .chain(all_vertices(game.size()).map(MoveVertex::Play))
             .filter(|&mv| game.is_legal(color, mv))
@@ -45,15 +49,19 @@ fn check_state(game: &Game, ctx: &str) {
     }
 }
 
-/// A random move for `color` that does not fill one of its own eyes; pass if none.
-fn random_move(game: &Game, color: Color, rng: &mut ChaCha8Rng) -> MoveVertex {
+/// A random move for `color` that neither fills one of its own eyes nor repeats a
+/// position of this game (so that games end under simple ko too); pass if none.
+fn random_move(game: &Game, color: Color, seen: &HashSet<u64>, rng: &mut ChaCha8Rng) -> MoveVertex {
     let board = game.board();
     let candidates: Vec<MoveVertex> = game
         .legal_moves(color)
         .into_iter()
         .filter(|&mv| match mv {
             MoveVertex::Pass => false,
-            MoveVertex::Play(v) => !board.is_eye_like(color, board.point(v)),
+            MoveVertex::Play(v) => {
+                let p = board.point(v);
+                !board.is_eye_like(color, p) && !seen.contains(&board.hash_after(color, p))
+            }
         })
         .collect();
     candidates.choose(rng).copied().unwrap_or(MoveVertex::Pass)
@@ -71,25 +79,42 @@ fn run_game(size: usize, rules: RuleSet, seed: u64) -> usize {
         }
     }
     let start = game.clone();
-    let cap = size * size * 3;
+    // Tiny boards go through many capture/recapture positions before the no-repeat
+    // player runs out of moves, hence the constant slack.
+    let cap = size * size * 3 + 64;
+    let mut seen = HashSet::from([game.board().hash()]);
     let ctx = |n: usize| format!("size {size} {rules} seed {seed} move {n}");
     let mut plies = 0;
     while !game.is_over() {
-        assert!(plies < cap, "{}: game did not end\n{}", ctx(plies), game.board());
+        assert!(
+            plies < cap,
+            "{}: game did not end\n{}",
+            ctx(plies),
+            game.board()
+        );
         check_state(&game, &ctx(plies));
 
         // An arbitrary attempt, often illegal: it must either play cleanly or change nothing.
-        let color = if rng.random_bool(0.5) { Color::Black } else { Color::White };
-        let v = Vertex::new(rng.random_range(0..size as u8), rng.random_range(0..size as u8));
+        let color = if rng.random_bool(0.5) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let v = Vertex::new(
+            rng.random_range(0..size as u8),
+            rng.random_range(0..size as u8),
+        );
         let before = game.clone();
-        match game.play(color, MoveVertex::Play(v)) {
-            Ok(()) => {
-                check_state(&game, &format!("{} (attempt {color} {v})", ctx(plies)));
-                assert!(game.undo());
-            }
-            Err(_) => {}
+        if game.play(color, MoveVertex::Play(v)).is_ok() {
+            check_state(&game, &format!("{} (attempt {color} {v})", ctx(plies)));
+            assert!(game.undo());
         }
-        assert_eq!(game, before, "{}: attempt {color} {v} then undo", ctx(plies));
+        assert_eq!(
+            game,
+            before,
+            "{}: attempt {color} {v} then undo",
+            ctx(plies)
+        );
 
         // Mostly alternate, sometimes let the same colour move twice as GTP allows.
         let mover = if rng.random_bool(0.05) {
@@ -97,7 +122,7 @@ fn run_game(size: usize, rules: RuleSet, seed: u64) -> usize {
         } else {
             game.to_move()
         };
-        let mv = random_move(&game, mover, &mut rng);
+        let mv = random_move(&game, mover, &seen, &mut rng);
         let before = game.clone();
         game.play(mover, mv).expect("chosen among legal moves");
         assert_eq!(game.to_move(), mover.opponent());
@@ -105,6 +130,7 @@ fn run_game(size: usize, rules: RuleSet, seed: u64) -> usize {
         assert!(game.undo());
         assert_eq!(game, before, "{}: undo of {mover} {mv}", ctx(plies));
         game = after;
+        seen.insert(game.board().hash());
         plies += 1;
     }
     check_state(&game, &ctx(plies));

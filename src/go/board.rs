@@ -245,8 +245,9 @@ impl Board {
         Point(((row + 1) * usize::from(self.stride) + col + 1) as u16)
     }
 
-    /// The point of a vertex. The vertex must lie on this board (see [`Board::try_point`]);
-    /// an off-board vertex gives a meaningless point in release builds.
+    /// The point of a vertex. The vertex must lie on this board (checked in debug builds;
+    /// see [`Board::try_point`] for input): an off-board vertex gives a point that is
+    /// meaningless or, used, out of the grid.
     pub fn point(&self, v: Vertex) -> Point {
         debug_assert!(self.contains(v), "vertex {v} off a {} board", self.size);
         self.point_at(usize::from(v.col), usize::from(v.row))
@@ -756,10 +757,11 @@ impl Board {
         removed_color: Color,
         ko: Option<(Color, Point)>,
     ) {
-        self.cells[p.index()] = Cell::Empty;
         for &s in removed {
             self.cells[s.index()] = Cell::of(removed_color);
         }
+        // After the removed stones: a suicide's removed list holds `p` itself.
+        self.cells[p.index()] = Cell::Empty;
         self.rebuild();
         self.ko = ko;
     }

@@ -81,7 +81,8 @@ pub struct Clock {
     remaining: [Option<Remaining>; 2],
 }
 
-/// Seconds kept back from every allotment for the round trip through the controller.
+/// Seconds kept back from every allotment for the round trip through the controller;
+/// a short allotment keeps back a fifth of itself instead.
 const SAFETY_MARGIN: f64 = 0.3;
 
 impl Default for Clock {
@@ -141,7 +142,8 @@ impl Clock {
                 None => main / moves_left + period / f64::from(stones) * 0.5,
             },
         };
-        Some(Duration::from_secs_f64((seconds - SAFETY_MARGIN).max(0.05)))
+        let margin = SAFETY_MARGIN.min(seconds * 0.2);
+        Some(Duration::from_secs_f64((seconds - margin).max(0.05)))
     }
 }
 
@@ -180,7 +182,7 @@ mod tests {
         let mut clock = Clock::new(TimeSystem::Absolute { main: 600.0 });
         assert!((secs(clock.allotment(Color::Black, 60)) - 9.7).abs() < 1e-9);
         clock.set_time_left(Color::Black, 30.0, 0);
-        assert!((secs(clock.allotment(Color::Black, 60)) - 0.2).abs() < 1e-9);
+        assert!((secs(clock.allotment(Color::Black, 60)) - 0.4).abs() < 1e-9);
         // White's clock is untouched by Black's time_left.
         assert!((secs(clock.allotment(Color::White, 60)) - 9.7).abs() < 1e-9);
     }

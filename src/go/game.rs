@@ -283,24 +283,21 @@ impl Game {
         {
             return Err(IllegalReason::Suicide);
         }
+        let banned = board.is_ko_banned(color, p);
         let repeats = match self.rules.ko {
-            KoRule::Simple => {
-                return match board.is_ko_banned(color, p) {
-                    true => Err(IllegalReason::Ko),
-                    false => Ok(()),
-                };
-            }
+            KoRule::Simple => false,
             KoRule::PositionalSuperko => self.positional.contains_key(&board.hash_after(color, p)),
             KoRule::SituationalSuperko => {
                 let key = board.hash_after(color, p) ^ side_to_move_key(color.opponent());
                 self.situational.contains_key(&key)
             }
         };
-        match (repeats, board.is_ko_banned(color, p)) {
-            (false, _) => Ok(()),
-            // Say "ko" for the plain ko recapture, which is what the player will recognise.
-            (true, true) => Err(IllegalReason::Ko),
-            (true, false) => Err(IllegalReason::Superko),
+        // Under superko the ko ban needs no check of its own (retaking always repeats
+        // the position), but a plain ko retake is reported as "ko", which players know.
+        match (self.rules.ko, banned, repeats) {
+            (KoRule::Simple, true, _) | (_, true, true) => Err(IllegalReason::Ko),
+            (_, _, true) => Err(IllegalReason::Superko),
+            _ => Ok(()),
         }
     }
 
@@ -362,10 +359,19 @@ impl Game {
             MoveVertex::Pass => self.board.set_ko(record.ko),
             MoveVertex::Play(v) => {
                 let p = self.board.point(v);
-                let (removed_color, count) = if record.outcome.suicided > 0 {
-                    (record.color, record.outcome.suicided)
+                // A suicide removed the mover's stones, which count for the opponent.
+                let (removed_color, taker, count) = if record.outcome.suicided > 0 {
+                    (
+                        record.color,
+                        record.color.opponent(),
+                        record.outcome.suicided,
+                    )
                 } else {
-                    (record.color.opponent(), record.outcome.captured)
+                    (
+                        record.color.opponent(),
+                        record.color,
+                        record.outcome.captured,
+                    )
                 };
                 self.board.restore(
                     p,
@@ -374,10 +380,6 @@ impl Game {
                     record.ko,
                 );
                 self.removed.truncate(record.removed_from);
-                let taker = match record.outcome.suicided > 0 {
-                    true => record.color.opponent(),
-                    false => record.color,
-                };
                 self.prisoners[taker.index()] -= count;
             }
         }

@@ -2,6 +2,10 @@
 //!
 //! Which stones are dead is not decided here (the player finds them by playouts); this
 //! module only counts once they are known.
+//!
+//! Territory is every empty region bordered by one colour only, seki or not: the Japanese
+//! exception that eyes in seki are not territory is not applied (it needs life-and-death
+//! judgement, which belongs with the dead-stone finder).
 
 use std::fmt;
 

@@ -11,7 +11,7 @@ use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, HandicapError, fixed_handicap_vertices};
 use crate::go::player::{self, Decision, ResignPolicy, SearchLimits, SearchRequest};
 use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
-use crate::go::sgf::{Event, GoRecord};
+use crate::go::sgf::GoRecord;
 use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
 use crate::go::{Color, MoveVertex, Vertex};
 use crate::protocol::{Command, Engine, GtpError, Session};
@@ -813,93 +813,21 @@ impl GoEngine {
         let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
         let bytes = std::fs::read(path).map_err(|error| cannot(error.to_string()))?;
         let record = GoRecord::from_sgf_bytes(&bytes).map_err(|error| cannot(error.to_string()))?;
-        let rules = record.rule_set().map_or(*self.game.rules(), Rules::from);
-        let mut game = Game::new(record.size, rules).map_err(|error| cannot(error.to_string()))?;
-        game.set_komi(record.komi.unwrap_or(self.game.komi()));
-        let events = match move_number {
-            Some(n) => record.events_before_move(n),
-            None => &record.events[..],
-        };
-        let mut moves_played = 0;
-        for event in events {
-            match event {
-                Event::Setup(setup) => {
-                    let changes: Vec<(Vertex, Option<Color>)> = setup
-                        .black
-                        .iter()
-                        .map(|&v| (v, Some(Color::Black)))
-                        .chain(setup.white.iter().map(|&v| (v, Some(Color::White))))
-                        .chain(setup.empty.iter().map(|&v| (v, None)))
-                        .collect();
-                    if !changes.is_empty() {
-                        game.setup(&changes)
-                            .map_err(|error| cannot(error.to_string()))?;
-                    }
-                }
-                Event::Move(color, mv) => {
-                    moves_played += 1;
-                    game.play(*color, *mv).map_err(|reason| {
-                        cannot(format!(
-                            "move {moves_played} ({} {mv}) is illegal: {reason}",
-                            color.letter()
-                        ))
-                    })?;
-                }
-            }
-        }
-        game.set_handicap(record.handicap);
-        let to_play = match move_number.and_then(|n| record.moves().nth(n.saturating_sub(1))) {
-            Some((color, _)) => color,
-            None => record.to_play_after(events.len()),
-        };
-        game.set_to_move(to_play);
-        self.game = game;
+        self.game = record
+            .replay(*self.game.rules(), self.game.komi(), move_number)
+            .map_err(|error| cannot(error.to_string()))?;
         Ok(())
     }
 
-    /// The game so far as an SGF record: setup stones at the root, then the moves.
-    fn record(&self) -> GoRecord {
-        let game = &self.game;
-        let mut record = GoRecord::new(game.size());
-        record.komi = Some(game.komi());
-        record.handicap = game.handicap();
-        record.rules = game.rules().rule_set().map(|r| r.sgf_name().to_owned());
-        // The position before the first move is the setup; replaying from it needs
-        // only the moves.
-        let mut start = game.clone();
-        while start.undo() {}
-        let board = start.board();
-        let setup_black: Vec<Vertex> = board
-            .points()
-            .filter(|&p| board.get(p) == Some(Color::Black))
-            .map(|p| board.vertex(p))
-            .collect();
-        let setup_white: Vec<Vertex> = board
-            .points()
-            .filter(|&p| board.get(p) == Some(Color::White))
-            .map(|p| board.vertex(p))
-            .collect();
-        if !setup_black.is_empty() || !setup_white.is_empty() {
-            record.events.push(Event::Setup(crate::go::sgf::Setup {
-                black: setup_black,
-                white: setup_white,
-                empty: Vec::new(),
-                to_play: None,
-            }));
-        }
-        record
-            .events
-            .extend(game.moves().map(|(color, mv)| Event::Move(color, mv)));
-        if game.is_over() {
-            let dead = self
-                .judgement
-                .as_ref()
-                .map(|j| j.dead.clone())
-                .unwrap_or_default();
-            let score = game.final_score(&dead).to_string();
-            record.result = Some(if score == "0" { "0".into() } else { score });
-        }
-        record
+    /// The game so far as an SGF record, with the result once two passes have ended it.
+    fn record(&mut self) -> GoRecord {
+        let result = if self.game.is_over() {
+            let dead = self.judge().dead.clone();
+            Some(self.game.final_score(&dead).to_string())
+        } else {
+            None
+        };
+        GoRecord::from_game(&self.game, result)
     }
 }
 

@@ -6,12 +6,14 @@
 
 mod error;
 mod record;
+mod replay;
 mod tree;
 
 use std::borrow::Cow;
 
 pub use error::{Position, SgfError, SgfErrorKind};
 pub use record::{Event, GoRecord, Setup};
+pub use replay::ReplayError;
 pub use tree::{GameTree, MAX_DEPTH, Node, parse_collection, write_collection};
 
 /// The text of an SGF file: its bytes as UTF-8 when they are valid UTF-8, else as

@@ -1,0 +1,465 @@
+//! The Go player: Monte Carlo tree search (UCT with RAVE) over light playouts.
+//!
+//! Independent of GTP and of the game record: the caller gives a board, the side to
+//! move, the rules and a filter for root moves that the game's history forbids
+//! (superko); [`search`] returns a decision with its statistics. Superko below the root
+//! is ignored for speed (the tree and the playouts know only simple ko).
+//!
+//! Determinism: every random choice comes from generators seeded with
+//! [`SearchRequest::seed`] (tree `i` of a multi-threaded search uses `seed + i`), so a
+//! search limited by playouts alone gives the same result for the same (seed, threads,
+//! budget). A deadline or a stop request makes the amount of work, hence the result,
+//! depend on timing.
+
+mod patterns;
+mod playout;
+mod tree;
+
+use std::time::Instant;
+
+use super::board::{Board, MAX_POINTS, Point};
+use super::color::Color;
+use super::rules::Rules;
+use super::score::Ownership;
+
+use playout::{Amaf, Playout, Scorer, Turn};
+use tree::{Budget, Context, Params, Tree};
+
+/// How long to search. Both may be set: the first one reached ends the search. With
+/// neither, [`DEFAULT_PLAYOUTS`] applies.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Total playouts over all threads.
+    pub playouts: Option<u64>,
+    pub deadline: Option<Instant>,
+}
+
+/// The playout budget when no limit is given.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// When the player gives up.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ResignPolicy {
+    /// Resign when the best move's win rate is below this; `None` never resigns.
+    pub threshold: Option<f32>,
+    /// ... and at least this many playouts back the estimate.
+    pub min_playouts: u64,
+    /// ... and at least this many moves have been played; `None`: a fifth of the board's
+    /// area (20 moves on 9×9, 72 on 19×19).
+    pub min_move_number: Option<u32>,
+}
+
+impl Default for ResignPolicy {
+    fn default() -> ResignPolicy {
+        ResignPolicy {
+            threshold: Some(0.05),
+            min_playouts: 1000,
+            min_move_number: None,
+        }
+    }
+}
+
+impl ResignPolicy {
+    /// A policy that never resigns.
+    pub fn never() -> ResignPolicy {
+        ResignPolicy {
+            threshold: None,
+            ..ResignPolicy::default()
+        }
+    }
+}
+
+/// Everything a search needs.
+pub struct SearchRequest<'a> {
+    pub board: &'a Board,
+    pub to_move: Color,
+    pub rules: &'a Rules,
+    /// White's komi (handicap compensation included, if the caller wants it counted).
+    pub komi: f32,
+    /// Root legality beyond the board's own (superko from the game history): true =
+    /// allowed.
+    pub root_allowed: &'a dyn Fn(Point) -> bool,
+    /// The previous move of the game was a pass: passing now ends the game.
+    pub opponent_passed: bool,
+    /// Moves played so far (passes included, handicap stones not), for the resignation
+    /// rule.
+    pub move_number: u32,
+    pub limits: SearchLimits,
+    pub seed: u64,
+    /// Root-parallel trees; 0 counts as 1.
+    pub threads: usize,
+    /// Polled every few hundred playouts: true ends the search early (GTP
+    /// interrupt/quit).
+    pub stop: &'a (dyn Fn() -> bool + Sync),
+    pub resign: ResignPolicy,
+    /// KGS `kgs-genmove_cleanup`: do not pass while opponent stones that the playouts
+    /// find dead remain on the board, and never resign.
+    pub cleanup: bool,
+}
+
+/// What to do.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Play(Point),
+    Pass,
+    Resign,
+}
+
+/// Statistics of one root move (summed over threads).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMoveStats {
+    /// `None` for a pass.
+    pub mv: Option<Point>,
+    pub visits: u64,
+    /// Mean reward for the side to move (0.5 when unvisited).
+    pub win_rate: f32,
+    pub amaf_visits: u64,
+    pub amaf_win_rate: f32,
+    /// The most visited continuation, starting with `mv` (empty for a pass; it stops
+    /// before the first pass).
+    pub principal_variation: Vec<Point>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    pub decision: Decision,
+    /// Estimated probability that the side to move wins after the decision.
+    pub win_rate: f32,
+    pub playouts: u64,
+    /// Tree nodes traversed plus playout moves made, over all simulations.
+    pub nodes: u64,
+    /// Expected best line, starting with the move played (empty for a pass or resign).
+    pub principal_variation: Vec<Point>,
+    /// Root moves in board order (row 1 first, left to right), pass last.
+    pub root_moves: Vec<RootMoveStats>,
+    /// Final-position ownership seen by the playouts, indexed by [`Point::index`]
+    /// (length [`MAX_POINTS`], 0 off the board): +1 Black always owns, -1 White.
+    pub ownership: Vec<f32>,
+}
+
+/// Cap on the tree size in nodes (about 40 bytes each): keeps a long search on a big
+/// board within a few hundred megabytes.
+const MAX_TREE_NODES: usize = 6_000_000;
+/// Longest principal variation reported.
+const MAX_PV: usize = 24;
+/// Ownership beyond which a stone counts as dead for the pass and resign guards.
+const DEAD_THRESHOLD: f32 = 0.5;
+
+/// Searches the position and decides a move.
+pub fn search(request: &SearchRequest) -> SearchResult {
+    search_with(request, Params::default())
+}
+
+fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
+    let board = request.board;
+    let me = request.to_move;
+    let points: Vec<Point> = board.points().collect();
+    let mut root_moves: Vec<Option<Point>> = points
+        .iter()
+        .copied()
+        .filter(|&p| {
+            board.is_legal(me, p, request.rules.suicide_allowed)
+                && !board.is_eye_like(me, p)
+                && !board.is_suicide(me, p)
+                && (request.root_allowed)(p)
+        })
+        .map(Some)
+        .collect();
+    let any_move = !root_moves.is_empty();
+    root_moves.push(None);
+
+    let threads = request.threads.max(1);
+    let budget = match request.limits {
+        SearchLimits {
+            playouts: None,
+            deadline: None,
+        } => DEFAULT_PLAYOUTS,
+        SearchLimits { playouts, .. } => playouts.unwrap_or(u64::MAX),
+    };
+    let ctx = Context {
+        root: board,
+        to_move: me,
+        komi: request.komi,
+        suicide_allowed: request.rules.suicide_allowed,
+        root_moves: &root_moves,
+        opponent_passed: request.opponent_passed,
+        points: &points,
+        max_nodes: MAX_TREE_NODES / threads,
+        playout_cap: playout_cap(board),
+        params,
+    };
+
+    // Nothing to think about: every move left fills an own eye (or is forbidden).
+    if !any_move {
+        let margin = my_margin(board, me, request.komi, &[]);
+        return SearchResult {
+            decision: Decision::Pass,
+            win_rate: if margin > 0.0 { 1.0 } else { 0.0 },
+            playouts: 0,
+            nodes: 0,
+            principal_variation: Vec::new(),
+            root_moves: vec![RootMoveStats {
+                mv: None,
+                visits: 0,
+                win_rate: 0.5,
+                amaf_visits: 0,
+                amaf_win_rate: 0.5,
+                principal_variation: Vec::new(),
+            }],
+            ownership: vec![0.0; MAX_POINTS],
+        };
+    }
+
+    let trees = run_trees(&ctx, request, threads, budget);
+    let summary = summarize(&trees, &root_moves);
+    decide(request, &points, summary)
+}
+
+/// Moves a playout may make before it is cut off and counted as it stands: long enough
+/// for any real game to finish, short enough to end cycles that simple ko allows.
+fn playout_cap(board: &Board) -> u32 {
+    // At most 3 × 625: fits u32.
+    (3 * board.area()) as u32
+}
+
+/// Runs one tree per thread; thread `i` gets seed `seed + i` and an equal share of the
+/// playouts (the first ones one more when they do not divide evenly).
+fn run_trees<'a>(
+    ctx: &'a Context<'a>,
+    request: &SearchRequest,
+    threads: usize,
+    budget: u64,
+) -> Vec<Tree<'a>> {
+    let share = |i: usize| {
+        if budget == u64::MAX {
+            u64::MAX
+        } else {
+            budget / threads as u64 + u64::from((i as u64) < budget % threads as u64)
+        }
+    };
+    // Only the thread-safe parts of the request go to the threads.
+    let (seed, deadline, stop) = (request.seed, request.limits.deadline, request.stop);
+    let grow = |i: usize| {
+        let mut tree = Tree::new(ctx, seed.wrapping_add(i as u64));
+        tree.search(&Budget {
+            playouts: share(i),
+            deadline,
+            stop,
+        });
+        tree
+    };
+    if threads == 1 {
+        return vec![grow(0)];
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let grow = &grow;
+                scope.spawn(move || grow(i))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h.join() {
+                Ok(tree) => tree,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
+}
+
+/// The trees' root statistics added up.
+struct Summary {
+    root_moves: Vec<RootMoveStats>,
+    playouts: u64,
+    nodes: u64,
+    ownership: Vec<f32>,
+}
+
+fn summarize(trees: &[Tree], moves: &[Option<Point>]) -> Summary {
+    let playouts: u64 = trees.iter().map(|t| t.playouts).sum();
+    let nodes = trees.iter().map(|t| t.visited).sum();
+    let root_moves = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let (mut visits, mut wins, mut amaf_visits, mut amaf_wins) = (0u64, 0f64, 0u64, 0f64);
+            for t in trees {
+                let n = &t.root_children()[i];
+                visits += u64::from(n.visits);
+                wins += f64::from(n.wins);
+                amaf_visits += u64::from(n.amaf_visits);
+                amaf_wins += f64::from(n.amaf_wins);
+            }
+            // The line from the tree that looked at this move the most.
+            let principal_variation = trees
+                .iter()
+                .max_by_key(|t| t.root_children()[i].visits)
+                .map(|t| t.principal_variation(i, MAX_PV))
+                .unwrap_or_default();
+            let rate = |w: f64, n: u64| if n == 0 { 0.5 } else { (w / n as f64) as f32 };
+            RootMoveStats {
+                mv,
+                visits,
+                win_rate: rate(wins, visits),
+                amaf_visits,
+                amaf_win_rate: rate(amaf_wins, amaf_visits),
+                principal_variation,
+            }
+        })
+        .collect();
+    let mut ownership = vec![0.0; MAX_POINTS];
+    if playouts > 0 {
+        for (i, o) in ownership.iter_mut().enumerate() {
+            let sum: i64 = trees.iter().map(|t| i64::from(t.ownership[i])).sum();
+            *o = (sum as f64 / playouts as f64) as f32;
+        }
+    }
+    Summary {
+        root_moves,
+        playouts,
+        nodes,
+        ownership,
+    }
+}
+
+/// `color`'s area margin (komi included) after taking off the stones in `dead`.
+fn my_margin(board: &Board, color: Color, komi: f32, dead: &[Point]) -> f32 {
+    let own = Ownership::new(board, dead);
+    let area = |c: Color| (own.stones[c.index()] + own.territory[c.index()]) as f32;
+    let black = area(Color::Black) - area(Color::White) - komi;
+    match color {
+        Color::Black => black,
+        Color::White => -black,
+    }
+}
+
+/// Stones whose ownership says the other colour owns their point.
+fn dead_stones(board: &Board, points: &[Point], ownership: &[f32]) -> Vec<Point> {
+    points
+        .iter()
+        .copied()
+        .filter(|&p| match board.get(p) {
+            Some(Color::Black) => ownership[p.index()] < -DEAD_THRESHOLD,
+            Some(Color::White) => ownership[p.index()] > DEAD_THRESHOLD,
+            None => false,
+        })
+        .collect()
+}
+
+/// Turns the statistics into a decision, guarding against the ways a search can throw
+/// a game away: passing while behind, and resigning a won or young game.
+fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> SearchResult {
+    let board = request.board;
+    let me = request.to_move;
+    let moves = &summary.root_moves;
+    let dead = dead_stones(board, points, &summary.ownership);
+    // Tromp–Taylor: what passing gets if every stone on the board counts.
+    let tt_margin = my_margin(board, me, request.komi, &[]);
+    // With the stones the playouts find dead taken off: what a counting phase gives.
+    let estimated_margin = my_margin(board, me, request.komi, &dead);
+    let opponent_dead = dead.iter().any(|&p| board.get(p) != Some(me));
+
+    // Most visited, ties to the better win rate; the pass is last.
+    let by_visits = |a: &&RootMoveStats, b: &&RootMoveStats| {
+        a.visits
+            .cmp(&b.visits)
+            .then(a.win_rate.total_cmp(&b.win_rate))
+    };
+    let best_play = moves.iter().filter(|m| m.mv.is_some()).max_by(by_visits);
+    let pass = moves.iter().find(|m| m.mv.is_none());
+    let pass_rate = pass.map_or(0.5, |m| m.win_rate);
+
+    let result = |decision: Decision, stats: Option<&RootMoveStats>| SearchResult {
+        decision,
+        win_rate: stats.map_or(0.5, |m| m.win_rate),
+        playouts: summary.playouts,
+        nodes: summary.nodes,
+        principal_variation: match decision {
+            Decision::Play(_) => stats
+                .map(|m| m.principal_variation.clone())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        },
+        root_moves: moves.clone(),
+        ownership: summary.ownership.clone(),
+    };
+
+    let Some(best_play) = best_play else {
+        return result(Decision::Pass, pass);
+    };
+    let wins_by_passing = tt_margin > 0.0 && estimated_margin > 0.0;
+    if request.opponent_passed && wins_by_passing && !(request.cleanup && opponent_dead) {
+        // Passing ends the game here, and it is won however the dead stones are judged.
+        return SearchResult {
+            win_rate: 1.0,
+            ..result(Decision::Pass, pass)
+        };
+    }
+
+    let best = moves.iter().max_by(by_visits).unwrap_or(best_play);
+    let resign_after = request
+        .resign
+        .min_move_number
+        .unwrap_or((board.area() / 5) as u32);
+    if let Some(threshold) = request.resign.threshold
+        && !request.cleanup
+        && best.win_rate < threshold
+        && summary.playouts >= request.resign.min_playouts
+        && request.move_number >= resign_after
+        && !wins_by_passing
+    {
+        return result(Decision::Resign, Some(best));
+    }
+
+    if best.mv.is_none()
+        && best.visits > 0
+        && wins_by_passing
+        && pass_rate >= best_play.win_rate
+        && !(request.cleanup && opponent_dead)
+    {
+        return result(Decision::Pass, pass);
+    }
+    match best_play.mv {
+        Some(p) => result(Decision::Play(p), Some(best_play)),
+        None => result(Decision::Pass, pass),
+    }
+}
+
+/// Ownership of each point by playouts from this position (`to_move` first), for
+/// deciding dead stones at the end of a game: indexed by [`Point::index`] (length
+/// [`MAX_POINTS`], 0 off the board), in [-1, 1], +1 when Black owns the point in every
+/// playout. Komi does not change who owns what, so it is not an input.
+pub fn ownership(
+    board: &Board,
+    to_move: Color,
+    rules: &Rules,
+    playouts: u32,
+    seed: u64,
+) -> Vec<f32> {
+    let points: Vec<Point> = board.points().collect();
+    let mut playout = Playout::new(seed, rules.suicide_allowed, &Params::default());
+    let mut amaf = Amaf::new();
+    let mut scorer = Scorer::new();
+    let mut sums = vec![0i32; MAX_POINTS];
+    let mut scratch = board.clone();
+    let cap = playout_cap(board);
+    for _ in 0..playouts {
+        scratch.clone_from(board);
+        amaf.start();
+        let turn = Turn {
+            color: to_move,
+            passes: 0,
+            last: None,
+            ply: 0,
+        };
+        playout.run(&mut scratch, turn, cap, &mut amaf);
+        scorer.area_margin(&scratch);
+        scorer.add_ownership(&scratch, &points, &mut sums);
+    }
+    let n = playouts.max(1) as f32;
+    sums.iter().map(|&s| s as f32 / n).collect()
+}
+
+#[cfg(test)]
+mod tests;

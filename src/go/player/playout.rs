@@ -1,0 +1,458 @@
+//! Playouts: a light but not uniformly random policy, and the area count that ends them.
+//!
+//! The policy, in order:
+//! 1. Near the opponent's last move: capture a chain of theirs in atari, or save one of
+//!    ours in atari (by capturing an attacker or by extending when that gains liberties).
+//! 2. Around the last move: a point matching one of the 3×3 shape patterns.
+//! 3. Otherwise a random empty point, scanning from a random start, skipping illegal
+//!    moves, own eye-like points, suicides and self-atari of chains of two or more stones.
+//! 4. Pass when nothing is left.
+//!
+//! Randomness comes from [`FastRng`], a small generator seeded from ChaCha: the playout
+//! loop draws a number per move, and ChaCha's block function would be a visible share
+//! of the cost there. The search is still deterministic for a given seed.
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::go::board::{Board, MAX_POINTS, Point};
+use crate::go::color::Color;
+
+use super::patterns;
+use super::tree::Params;
+
+/// wyrand: one multiply per draw, 64-bit state, good statistical quality for a
+/// simulation (not for anything adversarial). Seeded from ChaCha8 so that nearby seeds
+/// (seed, seed + 1 for the threads) give unrelated streams.
+#[derive(Clone, Debug)]
+pub(crate) struct FastRng(u64);
+
+impl FastRng {
+    pub(crate) fn from_seed(seed: u64) -> FastRng {
+        FastRng(ChaCha8Rng::seed_from_u64(seed).next_u64())
+    }
+
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0xA076_1D64_78BD_642F);
+        let t = u128::from(self.0) * u128::from(self.0 ^ 0xE703_7ED1_A0B4_28DB);
+        ((t >> 64) as u64) ^ (t as u64)
+    }
+
+    /// Uniform in `0..n` (multiply-shift: the bias is below 2^-22 for boards up to
+    /// 25×25, irrelevant for playouts).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+
+    /// True with probability `num / 256`.
+    pub(crate) fn chance(&mut self, num: u32) -> bool {
+        ((self.next_u64() >> 56) as u32) < num
+    }
+}
+
+/// The first time each point was played in the current simulation, for AMAF.
+pub(crate) struct Amaf {
+    stamp: Vec<u32>,
+    color: Vec<Color>,
+    ply: Vec<u32>,
+    current: u32,
+}
+
+impl Amaf {
+    pub(crate) fn new() -> Amaf {
+        Amaf {
+            stamp: vec![0; MAX_POINTS],
+            color: vec![Color::Black; MAX_POINTS],
+            ply: vec![0; MAX_POINTS],
+            current: 0,
+        }
+    }
+
+    /// Forgets the previous simulation (in O(1): entries of older stamps are ignored).
+    pub(crate) fn start(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+    }
+
+    pub(crate) fn record(&mut self, p: Point, color: Color, ply: u32) {
+        let i = p.index();
+        if self.stamp[i] != self.current {
+            self.stamp[i] = self.current;
+            self.color[i] = color;
+            self.ply[i] = ply;
+        }
+    }
+
+    /// True if `color` was the first to play at `p`, at ply `from` or later.
+    pub(crate) fn played_first(&self, p: Point, color: Color, from: u32) -> bool {
+        let i = p.index();
+        self.stamp[i] == self.current && self.color[i] == color && self.ply[i] >= from
+    }
+}
+
+/// If a `color` stone at empty `p` would leave its chain with fewer than two liberties
+/// (captures not considered), that count (0 or 1) and the chain's size; `None` when it
+/// keeps two or more. Walks only chains with exactly two liberties, so it is cheap.
+pub(crate) fn short_of_liberties(board: &Board, color: Color, p: Point) -> Option<(usize, usize)> {
+    let mut found = [p; 2];
+    let mut n = 0;
+    let neighbors = board.neighbors(p);
+    for q in neighbors {
+        if board.is_empty_point(q) && !found[..n].contains(&q) {
+            found[n] = q;
+            n += 1;
+            if n == 2 {
+                return None;
+            }
+        }
+    }
+    let mut heads = [p; 4];
+    let mut nh = 0;
+    let mut size = 1;
+    for q in neighbors {
+        if board.get(q) != Some(color) {
+            continue;
+        }
+        let h = board.chain_head(q);
+        if heads[..nh].contains(&h) {
+            continue;
+        }
+        heads[nh] = h;
+        nh += 1;
+        size += board.chain_len(q);
+        match board.chain_liberties(q) {
+            // Its only liberty is `p` itself: nothing to add.
+            1 => {}
+            2 => {
+                for s in board.chain_stones(q) {
+                    for r in board.neighbors(s) {
+                        if r != p && board.is_empty_point(r) && !found[..n].contains(&r) {
+                            found[n] = r;
+                            n += 1;
+                            if n == 2 {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some((n, size))
+}
+
+/// True if the move at `p` would put two or more stones of `color` in atari (or kill
+/// them by suicide) without capturing anything: almost always a blunder, and playouts
+/// full of such moves misjudge life and death.
+pub(crate) fn is_bad_self_atari(board: &Board, color: Color, p: Point) -> bool {
+    match short_of_liberties(board, color, p) {
+        None => false,
+        Some((libs, size)) => (libs == 0 || size >= 2) && !board.would_capture(color, p),
+    }
+}
+
+/// True if `p` is the liberty of a `color` chain in atari next to it and playing there
+/// leaves that chain with two or more liberties.
+pub(crate) fn saves_atari(board: &Board, color: Color, p: Point) -> bool {
+    board
+        .neighbors(p)
+        .iter()
+        .any(|&q| board.get(q) == Some(color) && board.chain_liberties(q) == 1)
+        && short_of_liberties(board, color, p).is_none()
+}
+
+/// Counts a final position by area: stones plus empty regions bordered by one colour.
+pub(crate) struct Scorer {
+    stamp: Vec<u32>,
+    current: u32,
+    /// +1 black, -1 white, 0 nobody: for empty points, valid after `area_margin`.
+    empty_owner: Vec<i8>,
+    stack: Vec<Point>,
+    region: Vec<Point>,
+}
+
+impl Scorer {
+    pub(crate) fn new() -> Scorer {
+        Scorer {
+            stamp: vec![0; MAX_POINTS],
+            current: 0,
+            empty_owner: vec![0; MAX_POINTS],
+            stack: Vec::with_capacity(MAX_POINTS),
+            region: Vec::with_capacity(MAX_POINTS),
+        }
+    }
+
+    /// Black's area minus White's, komi not included (Tromp–Taylor: every stone on the
+    /// board counts as alive).
+    pub(crate) fn area_margin(&mut self, board: &Board) -> i32 {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+        let mut margin =
+            board.stone_count(Color::Black) as i32 - board.stone_count(Color::White) as i32;
+        for &e in board.empty_points() {
+            if self.stamp[e.index()] == self.current {
+                continue;
+            }
+            self.stamp[e.index()] = self.current;
+            self.stack.push(e);
+            self.region.clear();
+            let mut borders = 0u8;
+            while let Some(q) = self.stack.pop() {
+                self.region.push(q);
+                for r in board.neighbors(q) {
+                    match board.get(r) {
+                        Some(Color::Black) => borders |= 1,
+                        Some(Color::White) => borders |= 2,
+                        None if board.is_empty_point(r)
+                            && self.stamp[r.index()] != self.current =>
+                        {
+                            self.stamp[r.index()] = self.current;
+                            self.stack.push(r);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            let owner: i8 = match borders {
+                1 => 1,
+                2 => -1,
+                _ => 0,
+            };
+            margin += i32::from(owner) * self.region.len() as i32;
+            for &q in &self.region {
+                self.empty_owner[q.index()] = owner;
+            }
+        }
+        margin
+    }
+
+    /// Adds the owner of each point of the last counted board (+1 black, -1 white) to
+    /// `sums`, indexed by point index.
+    pub(crate) fn add_ownership(&self, board: &Board, points: &[Point], sums: &mut [i32]) {
+        for &p in points {
+            sums[p.index()] += match board.get(p) {
+                Some(Color::Black) => 1,
+                Some(Color::White) => -1,
+                None => i32::from(self.empty_owner[p.index()]),
+            };
+        }
+    }
+}
+
+/// Where a playout starts.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Turn {
+    pub(crate) color: Color,
+    /// Consecutive passes just before.
+    pub(crate) passes: u32,
+    /// The previous move (`None` after a pass or at the start).
+    pub(crate) last: Option<Point>,
+    /// The simulation ply of the first move, for AMAF.
+    pub(crate) ply: u32,
+}
+
+/// The playout policy and its scratch buffers.
+pub(crate) struct Playout {
+    pub(crate) rng: FastRng,
+    candidates: Vec<Point>,
+    suicide_allowed: bool,
+    /// Probability (out of 256) of looking for a capture or an escape near the last
+    /// move first: not 256, so that playouts do not always run the same sequences.
+    tactics_chance: u32,
+    /// Probability (out of 256) of looking for a shape reply around the last move.
+    pattern_chance: u32,
+}
+
+impl Playout {
+    pub(crate) fn new(seed: u64, suicide_allowed: bool, params: &Params) -> Playout {
+        Playout {
+            rng: FastRng::from_seed(seed),
+            candidates: Vec::with_capacity(32),
+            suicide_allowed,
+            tactics_chance: params.tactics_chance,
+            pattern_chance: params.pattern_chance,
+        }
+    }
+
+    /// Plays `board` out from `turn`, stopping on two passes or after `max_moves`.
+    /// Returns the number of moves made (passes included).
+    pub(crate) fn run(
+        &mut self,
+        board: &mut Board,
+        turn: Turn,
+        max_moves: u32,
+        amaf: &mut Amaf,
+    ) -> u32 {
+        let Turn {
+            mut color,
+            mut passes,
+            mut last,
+            mut ply,
+        } = turn;
+        let mut moves = 0;
+        while passes < 2 && moves < max_moves {
+            match self.choose(board, color, last) {
+                Some(p) => {
+                    board.play(color, p);
+                    amaf.record(p, color, ply);
+                    passes = 0;
+                    last = Some(p);
+                }
+                None => {
+                    board.pass();
+                    passes += 1;
+                    last = None;
+                }
+            }
+            color = color.opponent();
+            ply += 1;
+            moves += 1;
+        }
+        moves
+    }
+
+    /// The policy's move for `color`, or `None` to pass.
+    pub(crate) fn choose(
+        &mut self,
+        board: &Board,
+        color: Color,
+        last: Option<Point>,
+    ) -> Option<Point> {
+        if let Some(last) = last
+            && self.rng.chance(self.tactics_chance)
+            && let Some(p) = self.tactical(board, color, last)
+        {
+            return Some(p);
+        }
+        if let Some(last) = last
+            && self.rng.chance(self.pattern_chance)
+            && let Some(p) = self.shape_reply(board, color, last)
+        {
+            return Some(p);
+        }
+        let empties = board.empty_points();
+        let n = empties.len();
+        if n == 0 {
+            return None;
+        }
+        let start = self.rng.below(n);
+        let (tail, head) = empties.split_at(start);
+        head.iter()
+            .chain(tail)
+            .copied()
+            .find(|&p| self.acceptable(board, color, p))
+    }
+
+    /// A random move is acceptable when it is legal, not in an own eye, not a suicide
+    /// and not a self-atari of two or more stones.
+    fn acceptable(&self, board: &Board, color: Color, p: Point) -> bool {
+        // Fast paths first (most points, most of the time): with an empty neighbour a
+        // move is legal (the ko point has none) and not in an eye; with two it cannot
+        // be a self-atari either.
+        let empty = board
+            .neighbors(p)
+            .iter()
+            .filter(|&&q| board.is_empty_point(q))
+            .count();
+        match empty {
+            2.. => true,
+            1 => !is_bad_self_atari(board, color, p),
+            // Late in a playout most such points are eyes: the own-eye test reads only
+            // cells, so it goes before the legality test, which reads chains.
+            _ => {
+                let opponent = Some(color.opponent());
+                let neighbors = board.neighbors(p);
+                if neighbors
+                    .iter()
+                    .all(|&q| board.get(q) == opponent || !board.is_on_board(q))
+                {
+                    // The opponent's eye: playable only to capture, and then fine unless
+                    // it is the ko point.
+                    return !board.is_ko_banned(color, p)
+                        && neighbors
+                            .iter()
+                            .any(|&q| board.get(q) == opponent && board.chain_liberties(q) == 1);
+                }
+                !board.is_eye_like(color, p)
+                    && board.is_legal(color, p, self.suicide_allowed)
+                    && !is_bad_self_atari(board, color, p)
+            }
+        }
+    }
+
+    /// Captures and escapes around the opponent's last move, picked at random.
+    fn tactical(&mut self, board: &Board, color: Color, last: Point) -> Option<Point> {
+        let opponent = color.opponent();
+        self.candidates.clear();
+        if board.get(last) == Some(opponent)
+            && board.chain_liberties(last) == 1
+            && let Some(l) = board.find_liberty(last)
+        {
+            self.candidates.push(l);
+        }
+        for q in board.neighbors(last) {
+            if board.get(q) == Some(color) && board.chain_liberties(q) == 1 {
+                self.escapes(board, color, q);
+            }
+        }
+        while !self.candidates.is_empty() {
+            let i = self.rng.below(self.candidates.len());
+            let p = self.candidates.swap_remove(i);
+            if board.is_legal(color, p, self.suicide_allowed) && !is_bad_self_atari(board, color, p)
+            {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// A random empty point around `last` where a shape pattern matches.
+    fn shape_reply(&mut self, board: &Board, color: Color, last: Point) -> Option<Point> {
+        self.candidates.clear();
+        for q in board
+            .neighbors(last)
+            .into_iter()
+            .chain(board.diagonals(last))
+        {
+            if board.is_empty_point(q) && patterns::matches(patterns::code(board, q)) {
+                self.candidates.push(q);
+            }
+        }
+        while !self.candidates.is_empty() {
+            let i = self.rng.below(self.candidates.len());
+            let p = self.candidates.swap_remove(i);
+            if self.acceptable(board, color, p) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// Candidate moves saving the `color` chain through `q`, which is in atari: capture
+    /// a neighbouring enemy chain in atari, or extend at the liberty if that gains.
+    fn escapes(&mut self, board: &Board, color: Color, q: Point) {
+        let opponent = color.opponent();
+        for s in board.chain_stones(q) {
+            for r in board.neighbors(s) {
+                if board.get(r) == Some(opponent)
+                    && board.chain_liberties(r) == 1
+                    && let Some(l) = board.find_liberty(r)
+                {
+                    self.candidates.push(l);
+                }
+            }
+        }
+        if let Some(l) = board.find_liberty(q)
+            && short_of_liberties(board, color, l).is_none()
+        {
+            self.candidates.push(l);
+        }
+    }
+}

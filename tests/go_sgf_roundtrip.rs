@@ -38,26 +38,27 @@ fn random_game(size: usize, rule_set: RuleSet, handicap: usize, rng: &mut ChaCha
 }
 
 /// What the SGF must carry: stones, prisoners, turn, komi, rules, handicap, the moves.
-fn summary(
-    game: &Game,
-) -> (
-    String,
-    [u32; 2],
-    Color,
-    f32,
-    Rules,
-    u32,
-    Vec<(Color, MoveVertex)>,
-) {
-    (
-        game.board().to_string(),
-        [game.prisoners(Color::Black), game.prisoners(Color::White)],
-        game.to_move(),
-        game.komi(),
-        *game.rules(),
-        game.handicap(),
-        game.moves().collect(),
-    )
+#[derive(Debug, PartialEq)]
+struct Summary {
+    board: String,
+    prisoners: [u32; 2],
+    to_move: Color,
+    komi: f32,
+    rules: Rules,
+    handicap: u32,
+    moves: Vec<(Color, MoveVertex)>,
+}
+
+fn summary(game: &Game) -> Summary {
+    Summary {
+        board: game.board().to_string(),
+        prisoners: [game.prisoners(Color::Black), game.prisoners(Color::White)],
+        to_move: game.to_move(),
+        komi: game.komi(),
+        rules: *game.rules(),
+        handicap: game.handicap(),
+        moves: game.moves().collect(),
+    }
 }
 
 #[test]

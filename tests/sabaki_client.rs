@@ -19,6 +19,9 @@ fn sabaki_client_drives_the_go_engine() {
         .expect("node must be installed to run Sabaki's client");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "Sabaki client failed:\n{stdout}\n{stderr}");
+    assert!(
+        output.status.success(),
+        "Sabaki client failed:\n{stdout}\n{stderr}"
+    );
     assert!(stdout.contains("all answered as expected"), "{stdout}");
 }

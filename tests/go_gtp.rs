@@ -85,6 +85,9 @@ fn every_error_string() {
             "14 undo",
             "15 fixed_handicap 10",
             "16 fixed_handicap 1",
+            "16 fixed_handicap 123456789012345678901234567890",
+            "16 fixed_handicap -3",
+            "16 fixed_handicap two",
             "17 set_free_handicap a1 a1",
             "18 set_free_handicap a1",
             "19 set_free_handicap a1 zz",
@@ -115,6 +118,9 @@ fn every_error_string() {
          ?14 cannot undo\n\n\
          ?15 invalid number of stones\n\n\
          ?16 invalid number of stones\n\n\
+         ?16 invalid number of stones\n\n\
+         ?16 invalid number of stones\n\n\
+         ?16 syntax error: expected a number of stones, got 'two'\n\n\
          ?17 bad vertex list\n\n\
          ?18 bad vertex list\n\n\
          ?19 bad vertex list\n\n\
@@ -313,10 +319,14 @@ fn time_commands() {
             "kgs-time_settings canadian 600 300 25",
             "kgs-time_settings canadian 600 300 0",
             "time_left b -1 0",
+            "time_settings 1e308 0 0",
+            "time_left w 1e400 0",
         ]),
         "= \n\n= \n\n= \n\n= \n\n= \n\n= \n\n= \n\n\
          ? syntax error: canadian byo-yomi needs at least 1 stone a period\n\n\
-         ? syntax error: expected a number of seconds, got '-1'\n\n"
+         ? syntax error: expected a number of seconds, got '-1'\n\n\
+         ? syntax error: expected a number of seconds, got '1e308'\n\n\
+         ? syntax error: expected a number of seconds, got '1e400'\n\n"
     );
 }
 

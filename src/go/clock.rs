@@ -85,6 +85,9 @@ pub struct Clock {
 /// a short allotment keeps back a fifth of itself instead.
 const SAFETY_MARGIN: f64 = 0.3;
 
+/// No single move is given more than a day, whatever the clock says.
+const MAX_ALLOTMENT_SECONDS: f64 = 86_400.0;
+
 impl Default for Clock {
     fn default() -> Clock {
         Clock::new(TimeSystem::Unlimited)
@@ -143,7 +146,13 @@ impl Clock {
             },
         };
         let margin = SAFETY_MARGIN.min(seconds * 0.2);
-        Some(Duration::from_secs_f64((seconds - margin).max(0.05)))
+        // The bounds keep `Duration::from_secs_f64` and `Instant + Duration` from overflowing.
+        let seconds = (seconds - margin).clamp(0.05, MAX_ALLOTMENT_SECONDS);
+        Some(Duration::from_secs_f64(if seconds.is_finite() {
+            seconds
+        } else {
+            0.05
+        }))
     }
 }
 
@@ -207,6 +216,24 @@ mod tests {
         });
         clock.set_time_left(Color::Black, 10.0, 3);
         assert!((secs(clock.allotment(Color::Black, 50)) - (8.0 - SAFETY_MARGIN)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn absurd_clocks_stay_within_a_day() {
+        let clock = Clock::new(TimeSystem::Absolute { main: f64::MAX });
+        assert_eq!(
+            secs(clock.allotment(Color::Black, 1)),
+            MAX_ALLOTMENT_SECONDS
+        );
+        let clock = Clock::new(TimeSystem::Canadian {
+            main: 0.0,
+            period: f64::MAX,
+            stones: 1,
+        });
+        assert_eq!(
+            secs(clock.allotment(Color::Black, 1)),
+            MAX_ALLOTMENT_SECONDS
+        );
     }
 
     #[test]

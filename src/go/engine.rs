@@ -144,7 +144,9 @@ fn vertex_error(text: &str, size: usize, error: &ParseVertexError) -> GtpError {
 /// Seconds, as GTP's integers or (leniently) decimals; never negative or infinite.
 fn parse_seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
     let seconds: f64 = command.parse_arg(index, "a number of seconds")?;
-    if seconds.is_finite() && seconds >= 0.0 {
+    // A clock beyond a year is a typo, and would overflow the deadline arithmetic.
+    const MAX_SECONDS: f64 = 366.0 * 24.0 * 3600.0;
+    if seconds.is_finite() && (0.0..=MAX_SECONDS).contains(&seconds) {
         Ok(seconds)
     } else {
         Err(GtpError::syntax(format!(
@@ -173,6 +175,24 @@ fn parse_size(command: &Command, index: usize) -> Result<usize, GtpError> {
         Ok(size) if (2..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
         _ => Err(GtpError::UnacceptableSize),
     }
+}
+
+/// A handicap count: any integer is a count (a huge or negative one is then refused as
+/// `invalid number of stones`, as GTP asks); anything else is a syntax error.
+fn parse_stone_count(command: &Command) -> Result<usize, GtpError> {
+    let text = command.arg(0)?;
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(GtpError::syntax(format!(
+            "expected a number of stones, got '{}'",
+            crate::protocol::shorten(text)
+        )));
+    }
+    Ok(if text.starts_with('-') {
+        0
+    } else {
+        text.parse().unwrap_or(usize::MAX)
+    })
 }
 
 fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
@@ -252,7 +272,7 @@ impl GoCommand {
             "showboard" => no_args(c, GoCommand::Showboard)?,
             "fixed_handicap" | "place_free_handicap" => {
                 c.expect_args(1, "<number_of_stones>")?;
-                let stones: usize = c.parse_arg(0, "a number of stones")?;
+                let stones = parse_stone_count(c)?;
                 if c.name == "fixed_handicap" {
                     GoCommand::FixedHandicap(stones)
                 } else {

@@ -1,5 +1,8 @@
 //! hamle: headless engines for Go, Tavla, Abalone, Kulami and Mangala that speak
 //! text protocols over stdio.
 
+pub mod arena;
 pub mod go;
+pub mod kulami;
+pub mod mangala;
 pub mod protocol;

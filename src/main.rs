@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use hamle::go;
+use hamle::kulami;
+use hamle::mangala;
 use hamle::protocol;
 
 #[derive(Parser)]
@@ -23,6 +25,14 @@ struct Cli {
 enum Commands {
     /// Run the Go engine as a GTP v2 engine on stdin/stdout.
     Go(GoArgs),
+    /// Run the Kulami engine (GTP framing) on stdin/stdout.
+    Kulami(KulamiArgs),
+    /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
+    Mangala(mangala::cli::MangalaArgs),
+    /// Run GNU Go style `.tst` regression files against an engine (exit 0, 1 or 2).
+    Regress(hamle::arena::cli::RegressArgs),
+    /// Play two bots against each other, refereed by our rules; resumable results.
+    Match(hamle::arena::cli::MatchArgs),
     /// Search a fixed set of positions to a fixed budget and print node counts and speed.
     Bench {
         #[command(subcommand)]
@@ -32,6 +42,18 @@ enum Commands {
 
 #[derive(Subcommand)]
 enum BenchGame {
+    /// Mangala: alpha-beta search over fixed positions to a fixed node budget.
+    Mangala {
+        /// Nodes per position.
+        #[arg(long, default_value_t = mangala::bench::DEFAULT_NODES)]
+        nodes: u64,
+    },
+    /// Kulami: alpha-beta search over fixed positions to a fixed node budget.
+    Kulami {
+        /// Nodes per position.
+        #[arg(long, default_value_t = kulami::bench::DEFAULT_NODES)]
+        nodes: u64,
+    },
     /// Go: Monte Carlo search over fixed 9×9 and 19×19 positions.
     Go {
         /// Playouts per position.
@@ -56,10 +78,31 @@ struct GoArgs {
     threads: usize,
 }
 
+#[derive(Args)]
+struct KulamiArgs {
+    /// Seed of every random choice (random layouts): the same seed and budget give the same moves.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Search nodes per move.
+    #[arg(long, default_value_t = kulami::engine::DEFAULT_NODES)]
+    nodes: u64,
+    /// Row bonus: `length` (a line of n >= 5 scores n) or points per line.
+    #[arg(long, default_value = "length")]
+    row_bonus: kulami::RowBonus,
+    /// Scoring: `tournament` (rows + largest area + tiles) or `standard` (tiles only).
+    #[arg(long, default_value = "tournament", value_parser = ["tournament", "standard"])]
+    scoring: String,
+    /// First layout: `default`, or the tile letters with rows separated by `/`.
+    #[arg(long, default_value = "default")]
+    layout: String,
+}
+
 fn main() -> ExitCode {
     protocol::log::init();
     let cli = Cli::parse();
     let result = match cli.command {
+        Commands::Regress(args) => return hamle::arena::cli::regress(args),
+        Commands::Match(args) => return hamle::arena::cli::run_match_command(args),
         Commands::Go(args) => {
             let settings = go::engine::Settings {
                 rules: args.rules,
@@ -74,6 +117,27 @@ fn main() -> ExitCode {
                 io::stdout().lock(),
             )
         }
+        Commands::Kulami(args) => match kulami::engine::Settings::from_args(
+            args.seed,
+            args.nodes,
+            args.row_bonus,
+            args.scoring == "standard",
+            &args.layout,
+        ) {
+            Ok(settings) => protocol::serve(
+                &mut kulami::engine::KulamiEngine::new(settings),
+                BufReader::new(io::stdin()),
+                io::stdout().lock(),
+            ),
+            Err(error) => Err(io::Error::new(io::ErrorKind::InvalidInput, error)),
+        },
+        Commands::Mangala(args) => mangala::cli::run(args),
+        Commands::Bench {
+            game: BenchGame::Mangala { nodes },
+        } => mangala::bench::run(nodes, &mut io::stdout().lock()),
+        Commands::Bench {
+            game: BenchGame::Kulami { nodes },
+        } => kulami::bench::run(nodes, &mut io::stdout().lock()),
         Commands::Bench {
             game: BenchGame::Go { playouts },
         } => go::bench::run(playouts, &mut io::stdout().lock()),

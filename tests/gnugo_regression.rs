@@ -1,14 +1,16 @@
 //! Runs GNU Go's regression suites (`../shared/gnugo-regression/*.tst`, read in place)
-//! against `hamle go`: every command must get a well-formed answer and every `loadsgf`
-//! must load. The pass counts are printed (`cargo test --release --test gnugo_regression
-//! -- --nocapture`); they measure strength, which tests do not assert.
+//! against `hamle go` through the product's runner (`hamle::arena::regress`, what
+//! `hamle regress` runs): every command must get a well-formed answer in time and every
+//! `loadsgf` must load. The pass counts are printed (`cargo test --release --test
+//! gnugo_regression -- --nocapture`); they measure strength, which tests do not assert.
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use common::GtpProcess;
-use regex::Regex;
+use hamle::arena::bots::{Bot, GameKind};
+use hamle::arena::regress::{Regress, Verdict};
 
 fn suite_dir() -> PathBuf {
     let candidates = [
@@ -23,130 +25,54 @@ fn suite_dir() -> PathBuf {
         .expect("GNU Go's regression suites not found: set HAMLE_GNUGO_REGRESSION to the folder holding tiny.tst")
 }
 
-/// One numbered check: the command's answer must fully match `pattern` (negated with `!`).
-struct Expectation {
-    pattern: Regex,
-    negated: bool,
-    /// GNU Go itself fails this one (`*`): passing it is a gain.
-    known_failure: bool,
-}
-
-fn parse_expectation(line: &str) -> Option<Expectation> {
-    let rest = line.strip_prefix("#?")?.trim();
-    let known_failure = rest.ends_with('*');
-    let rest = rest.trim_end_matches('*').trim();
-    let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
-    let (negated, inner) = match inner.strip_prefix('!') {
-        Some(inner) => (true, inner),
-        None => (false, inner),
-    };
-    let pattern = Regex::new(&format!("^(?:{inner})$")).ok()?;
-    Some(Expectation {
-        pattern,
-        negated,
-        known_failure,
-    })
-}
-
-#[derive(Default)]
-struct Tally {
-    passed: usize,
-    failed: usize,
-    unexpected_passes: usize,
-    errors: Vec<String>,
-}
-
-fn run_suite(dir: &std::path::Path, name: &str, playouts: &str) -> Tally {
-    let text = std::fs::read_to_string(dir.join(name)).expect("read suite");
-    let mut engine = GtpProcess::spawn_in(
-        name,
-        env!("CARGO_BIN_EXE_hamle"),
-        &[
-            "go",
-            "--rules",
-            "japanese",
-            "--playouts",
-            playouts,
-            "--seed",
-            "1",
-        ],
-        Some(dir),
-    );
-    let mut tally = Tally::default();
-    let mut last: Option<(String, Result<String, String>)> = None;
-    for raw in text.lines() {
-        let line = raw.trim();
-        if let Some(expectation) = line.strip_prefix("#?").and(parse_expectation(line)) {
-            let Some((command, answer)) = last.take() else {
-                continue;
-            };
-            let answer = match answer {
-                Ok(body) => body.trim().to_owned(),
-                Err(message) => {
-                    tally.errors.push(format!("{command}: ? {message}"));
-                    tally.failed += 1;
-                    continue;
-                }
-            };
-            let matched = expectation.pattern.is_match(&answer) != expectation.negated;
-            match (matched, expectation.known_failure) {
-                (true, false) => tally.passed += 1,
-                (true, true) => {
-                    tally.passed += 1;
-                    tally.unexpected_passes += 1;
-                }
-                (false, _) => tally.failed += 1,
-            }
-            continue;
-        }
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let command = line.split('#').next().unwrap_or("").trim().to_owned();
-        // Drop the suite's own number: the controller adds ids of its own.
-        let mut words = command.split_whitespace().peekable();
-        if words
-            .peek()
-            .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
-        {
-            words.next();
-        }
-        let command: String = words.collect::<Vec<_>>().join(" ");
-        let answer = engine.send(&command);
-        if command.starts_with("loadsgf") {
-            assert!(answer.is_ok(), "{name}: '{command}' failed: {answer:?}");
-        }
-        last = Some((command, answer));
-    }
-    engine.quit();
-    tally
+fn suites(dir: &Path) -> Vec<PathBuf> {
+    let mut suites: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("list suites")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "tst"))
+        .collect();
+    suites.sort();
+    suites
 }
 
 #[test]
 fn gnugo_regression_suites_run() {
     let dir = suite_dir();
     let playouts = std::env::var("HAMLE_REGRESS_PLAYOUTS").unwrap_or_else(|_| "1000".into());
-    let mut suites: Vec<String> = std::fs::read_dir(&dir)
-        .expect("list suites")
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| name.ends_with(".tst"))
-        .collect();
-    suites.sort();
-    let (mut passed, mut total) = (0, 0);
-    for suite in &suites {
-        let tally = run_suite(&dir, suite, &playouts);
-        let count = tally.passed + tally.failed;
-        println!(
-            "{suite:>14}: {:>3}/{count:<3} passed ({} of GNU Go's own failures passed); {} answered with an error",
-            tally.passed,
-            tally.unexpected_passes,
-            tally.errors.len()
-        );
-        for error in &tally.errors {
-            println!("{suite:>14}:   {error}");
+    let line = format!("hamle go --rules japanese --playouts {playouts} --seed 1");
+    let bot = Bot::from_command_line(&line, GameKind::Go).expect("a valid command line");
+    let files = Regress::read_files(&suites(&dir)).expect("GNU Go's suites are valid .tst files");
+    let regress = Regress {
+        bot: &bot,
+        hamle_exe: Path::new(env!("CARGO_BIN_EXE_hamle")),
+        timeout: Duration::from_secs(120),
+        stderr_log: None,
+    };
+    let mut printed = Vec::new();
+    let (reports, _) = regress.run(&files, &mut printed).expect("write to memory");
+    for line in String::from_utf8_lossy(&printed).lines() {
+        if !line.ends_with(" passed") {
+            println!("{line}");
         }
-        passed += tally.passed;
-        total += count;
+    }
+    let (mut passed, mut total) = (0, 0);
+    for report in &reports {
+        assert_eq!(
+            report.fatal,
+            None,
+            "{}: the engine failed",
+            report.path.display()
+        );
+        for error in &report.command_errors {
+            assert!(
+                !error.contains("loadsgf"),
+                "{}: {error}",
+                report.path.display()
+            );
+        }
+        passed += report.passes();
+        total += report.counted();
+        assert!(report.tests.iter().all(|t| t.verdict != Verdict::Ignored));
     }
     println!("all suites: {passed}/{total} passed at {playouts} playouts a move");
     assert!(

@@ -1,0 +1,609 @@
+//! `hamle match`: two bots play a series of games, refereed by our rules library.
+//!
+//! Games 2k and 2k+1 form pair k: the first bot takes the first seat (Go: Black) in the
+//! even game and the second seat in the odd one. Every game starts fresh engine processes,
+//! so a game depends only on its own seed: game i's seed derives from the match seed and
+//! i, and each engine that takes a seed (`seed_arg` in its bot file) gets one derived from
+//! it. The same seed at fixed budgets gives the same games, in any order, on any number of
+//! workers, and after any number of interruptions.
+//!
+//! Failure policy (every engine read has a timeout):
+//! - an illegal move (unparsable, occupied, suicide, ko, superko) loses the game (`B+F`/`W+F`);
+//! - a crash, a hang (no answer within the timeout), garbage, an error answer to the move
+//!   request, or an opponent's move refused: under `--on-failure forfeit` (the default) the
+//!   faulty engine loses the game, under `--on-failure void` the game is recorded as void and
+//!   not counted; with `--recover`, the game is first replayed from the start with fresh
+//!   engines (twice at most) and the policy applies only if it fails again;
+//! - the run goes on in every case; every engine is asked to quit, killed if it lingers, and
+//!   reaped.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::bots::{Bot, BotError, GameKind};
+use super::gtp::{EngineError, EngineProcess};
+use super::referee::{GoReferee, LossKind, Outcome, Referee, Seat, Turn};
+use super::store::{GameResult, ResultStore, StoreError, Winner};
+use crate::go::rules::RuleSet;
+
+/// How many times `--recover` replays a game whose engine failed.
+pub const RECOVERY_ATTEMPTS: usize = 2;
+
+/// What an engine failure costs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailurePolicy {
+    /// The faulty engine loses the game.
+    Forfeit,
+    /// The game is recorded as void and not counted.
+    Void,
+}
+
+impl FailurePolicy {
+    fn word(self) -> &'static str {
+        match self {
+            FailurePolicy::Forfeit => "forfeit",
+            FailurePolicy::Void => "void",
+        }
+    }
+}
+
+/// Everything that decides a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    pub bots: [Bot; 2],
+    pub games: usize,
+    pub board_size: usize,
+    pub komi: f32,
+    pub rules: RuleSet,
+    pub seed: u64,
+    /// A game reaching this many moves is counted as it stands.
+    pub max_moves: usize,
+    pub move_timeout: Duration,
+    /// For the startup and setup commands, so slow starters are not taken for hung.
+    pub start_timeout: Duration,
+    pub on_failure: FailurePolicy,
+    pub recover: bool,
+    pub concurrency: usize,
+    pub out_dir: PathBuf,
+    pub hamle_exe: PathBuf,
+    /// Print a line per finished game.
+    pub progress: bool,
+}
+
+impl MatchSettings {
+    /// The settings `--resume` must find unchanged (not concurrency: it changes no game).
+    pub fn decisive(&self) -> Vec<(String, String)> {
+        let mut settings = vec![
+            ("game".to_owned(), self.bots[0].game.to_string()),
+            ("games".to_owned(), self.games.to_string()),
+            ("board_size".to_owned(), self.board_size.to_string()),
+            ("komi".to_owned(), self.komi.to_string()),
+            ("rules".to_owned(), self.rules.name().to_owned()),
+            ("seed".to_owned(), self.seed.to_string()),
+            ("max_moves".to_owned(), self.max_moves.to_string()),
+            (
+                "move_timeout".to_owned(),
+                format!("{}", self.move_timeout.as_secs_f64()),
+            ),
+            (
+                "start_timeout".to_owned(),
+                format!("{}", self.start_timeout.as_secs_f64()),
+            ),
+            ("on_failure".to_owned(), self.on_failure.word().to_owned()),
+            ("recover".to_owned(), self.recover.to_string()),
+        ];
+        for (index, bot) in self.bots.iter().enumerate() {
+            let key = format!("bot{}", index + 1);
+            settings.push((format!("{key}.name"), bot.name.clone()));
+            let mut command = vec![bot.program.clone()];
+            command.extend(bot.args.iter().cloned());
+            settings.push((format!("{key}.command"), command.join(" ")));
+            settings.push((format!("{key}.startup"), bot.startup.join(" | ")));
+        }
+        settings
+    }
+
+    /// Game `index`'s seats: bot indexes of the first and second seat.
+    pub fn seating(index: usize) -> [usize; 2] {
+        if index.is_multiple_of(2) {
+            [0, 1]
+        } else {
+            [1, 0]
+        }
+    }
+}
+
+/// SplitMix64: independent-looking seeds from the match seed and a counter.
+pub fn derive_seed(seed: u64, stream: u64) -> u64 {
+    let mut z = seed.wrapping_add(stream.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Why a match could not run.
+#[derive(Debug)]
+pub enum MatchError {
+    Bot(BotError),
+    Store(StoreError),
+    Invalid(String),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Bot(error) => error.fmt(f),
+            MatchError::Store(error) => error.fmt(f),
+            MatchError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<BotError> for MatchError {
+    fn from(error: BotError) -> MatchError {
+        MatchError::Bot(error)
+    }
+}
+
+impl From<StoreError> for MatchError {
+    fn from(error: StoreError) -> MatchError {
+        MatchError::Store(error)
+    }
+}
+
+/// The standings after a match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standings {
+    /// Wins per bot name.
+    pub wins: BTreeMap<String, usize>,
+    pub draws: usize,
+    pub voids: usize,
+    /// Complete pairs: won by bot 1 (both games or one and a draw), split, won by bot 2.
+    pub pairs: [usize; 3],
+}
+
+impl Standings {
+    pub fn of(results: &[GameResult], bots: [&str; 2]) -> Standings {
+        let mut standings = Standings::default();
+        for bot in bots {
+            standings.wins.insert(bot.to_owned(), 0);
+        }
+        let mut by_game: BTreeMap<usize, &GameResult> = BTreeMap::new();
+        for result in results {
+            by_game.insert(result.game, result);
+            match result.winner_name() {
+                Some(name) => *standings.wins.entry(name.to_owned()).or_insert(0) += 1,
+                None if result.winner == Winner::Draw => standings.draws += 1,
+                None => standings.voids += 1,
+            }
+        }
+        let points = |result: &GameResult, bot: &str| -> Option<f64> {
+            match result.winner {
+                Winner::Void => None,
+                Winner::Draw => Some(0.5),
+                _ => Some(if result.winner_name() == Some(bot) {
+                    1.0
+                } else {
+                    0.0
+                }),
+            }
+        };
+        for (&game, &even) in by_game.iter().filter(|(g, _)| g.is_multiple_of(2)) {
+            let Some(odd) = by_game.get(&(game + 1)) else {
+                continue;
+            };
+            if let (Some(a), Some(b)) = (points(even, bots[0]), points(odd, bots[0])) {
+                let total = a + b;
+                let slot = if total > 1.0 {
+                    0
+                } else if total < 1.0 {
+                    2
+                } else {
+                    1
+                };
+                standings.pairs[slot] += 1;
+            }
+        }
+        standings
+    }
+}
+
+/// A game's end before scoring: an engine's fault, in seat terms.
+struct Fault {
+    seat: Seat,
+    kind: &'static str,
+    detail: String,
+}
+
+impl Fault {
+    fn of(seat: Seat, error: EngineError) -> Fault {
+        Fault {
+            seat,
+            kind: error.kind(),
+            detail: error.to_string(),
+        }
+    }
+}
+
+/// How one attempt at a game ended.
+enum Ending {
+    Finished { outcome: Outcome, reason: String },
+    Illegal { seat: Seat, detail: String },
+    Failed(Fault),
+}
+
+/// Runs (or resumes) a match; returns every finished game, old and new.
+pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResult>, MatchError> {
+    if settings.bots.iter().any(|bot| bot.game != GameKind::Go) {
+        return Err(MatchError::Invalid(format!(
+            "only Go is refereed by the arena so far; {} plays {} and {} plays {}",
+            settings.bots[0].name,
+            settings.bots[0].game,
+            settings.bots[1].name,
+            settings.bots[1].game
+        )));
+    }
+    if settings.bots[0].name == settings.bots[1].name {
+        return Err(MatchError::Invalid(format!(
+            "both bots are named '{}': results are kept by name, so give them different names",
+            settings.bots[0].name
+        )));
+    }
+    let referee = GoReferee::new(settings.board_size, settings.komi, settings.rules)
+        .map_err(MatchError::Invalid)?;
+    // Every command must exist before anything is written.
+    for bot in &settings.bots {
+        bot.launch(&settings.hamle_exe, None)?;
+    }
+    let (store, finished) = ResultStore::open(&settings.out_dir, &settings.decisive(), resume)?;
+    let done: std::collections::BTreeSet<usize> = finished.iter().map(|r| r.game).collect();
+    let pending: std::collections::VecDeque<usize> =
+        (0..settings.games).filter(|g| !done.contains(g)).collect();
+    let workers = settings.concurrency.max(1).min(pending.len().max(1));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+        .map_err(|error| MatchError::Invalid(format!("cannot start the async runtime: {error}")))?;
+    let shared = Arc::new(Shared {
+        settings: settings.clone(),
+        referee,
+        pending: Mutex::new(pending),
+        store: Mutex::new(store),
+        results: Mutex::new(finished),
+        failure: Mutex::new(None),
+    });
+    runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for _ in 0..workers {
+            let shared = Arc::clone(&shared);
+            tasks.push(tokio::spawn(async move { shared.work().await }));
+        }
+        for task in tasks {
+            let _ = task.await;
+        }
+    });
+    if let Some(error) = lock(&shared.failure).take() {
+        return Err(MatchError::Store(error));
+    }
+    let results = lock(&shared.results).clone();
+    lock(&shared.store).export_pgn(
+        &results,
+        &format!("{} vs {}", settings.bots[0].name, settings.bots[1].name),
+    )?;
+    Ok(results)
+}
+
+/// Locks, shrugging off a poisoned lock (a panicked worker leaves consistent data here:
+/// every update is a single push or pop).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+struct Shared {
+    settings: MatchSettings,
+    /// The position every game starts from.
+    referee: GoReferee,
+    pending: Mutex<std::collections::VecDeque<usize>>,
+    store: Mutex<ResultStore>,
+    results: Mutex<Vec<GameResult>>,
+    /// The first error saving a result: the run stops, as going on would lose games.
+    failure: Mutex<Option<StoreError>>,
+}
+
+impl Shared {
+    async fn work(self: Arc<Self>) {
+        loop {
+            if lock(&self.failure).is_some() {
+                return;
+            }
+            let Some(game) = lock(&self.pending).pop_front() else {
+                return;
+            };
+            let started = Instant::now();
+            let (result, record) =
+                play_game(&self.settings, &self.referee, game, &self.store_logs()).await;
+            let shared = Arc::clone(&self);
+            let saved = tokio::task::spawn_blocking(move || {
+                let saved = lock(&shared.store).append(&result, &record);
+                (shared, result, saved)
+            })
+            .await;
+            let Ok((shared, result, saved)) = saved else {
+                return;
+            };
+            if let Err(error) = saved {
+                lock(&shared.failure).get_or_insert(error);
+                return;
+            }
+            if shared.settings.progress {
+                println!(
+                    "game {}/{}: {} (first) vs {} (second): {} by {}, {} moves, {:.1} s",
+                    result.game + 1,
+                    shared.settings.games,
+                    result.first,
+                    result.second,
+                    result.result,
+                    result.reason,
+                    result.moves,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            lock(&shared.results).push(result);
+        }
+    }
+
+    fn store_logs(&self) -> [PathBuf; 2] {
+        let store = lock(&self.store);
+        [
+            store.log_path(&self.settings.bots[0].name),
+            store.log_path(&self.settings.bots[1].name),
+        ]
+    }
+}
+
+/// Plays game `index` to the end, replaying it under `--recover`; returns its result line
+/// and record.
+async fn play_game(
+    settings: &MatchSettings,
+    template: &GoReferee,
+    index: usize,
+    logs: &[PathBuf; 2],
+) -> (GameResult, String) {
+    let seat_bots = MatchSettings::seating(index);
+    let seed = derive_seed(settings.seed, index as u64);
+    let attempts = if settings.recover {
+        1 + RECOVERY_ATTEMPTS
+    } else {
+        1
+    };
+    let mut recovered = Vec::new();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let (referee, ending) = play_once(settings, template.clone(), seat_bots, seed, logs).await;
+        let name = |seat: Seat| settings.bots[seat_bots[seat.index()]].name.clone();
+        let (outcome, reason) = match ending {
+            Ending::Finished { outcome, reason } => (Some(outcome), reason),
+            Ending::Illegal { seat, detail } => (
+                Some(referee.loss_of(seat, LossKind::Forfeit)),
+                format!("illegal move by {}: {detail}", name(seat)),
+            ),
+            Ending::Failed(fault) if attempt < attempts => {
+                recovered.push(format!("{} of {}", fault.kind, name(fault.seat)));
+                continue;
+            }
+            Ending::Failed(fault) => {
+                let reason = format!("{} of {}: {}", fault.kind, name(fault.seat), fault.detail);
+                match settings.on_failure {
+                    FailurePolicy::Forfeit => {
+                        (Some(referee.loss_of(fault.seat, LossKind::Forfeit)), reason)
+                    }
+                    FailurePolicy::Void => (None, reason),
+                }
+            }
+        };
+        let reason = if recovered.is_empty() {
+            reason
+        } else {
+            format!("{reason} (replayed after: {})", recovered.join(", "))
+        };
+        let players = [name(Seat::First), name(Seat::Second)];
+        let (result_text, winner) = match &outcome {
+            Some(outcome) => (
+                outcome.result.clone(),
+                match outcome.winner {
+                    Some(Seat::First) => Winner::First,
+                    Some(Seat::Second) => Winner::Second,
+                    None => Winner::Draw,
+                },
+            ),
+            None => ("void".to_owned(), Winner::Void),
+        };
+        let comment = format!(
+            "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}",
+            index + 1,
+            index / 2 + 1,
+            settings.seed
+        );
+        let (record, extension) = referee.record(
+            outcome.as_ref().map(|o| o.result.as_str()),
+            [&players[0], &players[1]],
+            &comment,
+        );
+        let result = GameResult {
+            game: index,
+            first: players[0].clone(),
+            second: players[1].clone(),
+            seed,
+            result: result_text,
+            winner,
+            reason,
+            moves: referee.moves_played(),
+            record: format!("{:04}.{extension}", index + 1),
+        };
+        return (result, record);
+    }
+}
+
+/// One attempt at a game with fresh engines; both are shut down and reaped before it
+/// returns.
+async fn play_once(
+    settings: &MatchSettings,
+    mut referee: GoReferee,
+    seat_bots: [usize; 2],
+    seed: u64,
+    logs: &[PathBuf; 2],
+) -> (GoReferee, Ending) {
+    let spawn = |seat: Seat| -> Result<EngineProcess, Fault> {
+        let bot_index = seat_bots[seat.index()];
+        let engine_seed = derive_seed(seed, 1 + seat.index() as u64);
+        let mut launch = settings.bots[bot_index]
+            .launch(&settings.hamle_exe, Some(engine_seed))
+            .map_err(|error| Fault {
+                seat,
+                kind: "spawn",
+                detail: error.to_string(),
+            })?;
+        launch.stderr_log = Some(logs[bot_index].clone());
+        EngineProcess::spawn(&launch).map_err(|error| Fault::of(seat, error))
+    };
+    let first = match spawn(Seat::First) {
+        Ok(engine) => engine,
+        Err(fault) => return (referee, Ending::Failed(fault)),
+    };
+    let second = match spawn(Seat::Second) {
+        Ok(engine) => engine,
+        Err(fault) => {
+            first.shutdown().await;
+            return (referee, Ending::Failed(fault));
+        }
+    };
+    let mut engines = [first, second];
+    let ending = conduct(settings, &mut referee, &mut engines, seat_bots).await;
+    let faulty = match &ending {
+        Ending::Failed(fault) => Some(fault.seat.index()),
+        _ => None,
+    };
+    for (index, engine) in engines.into_iter().enumerate() {
+        if faulty == Some(index) {
+            engine.kill().await;
+        } else {
+            engine.shutdown().await;
+        }
+    }
+    (referee, ending)
+}
+
+/// Sets both engines up and plays the game out.
+async fn conduct(
+    settings: &MatchSettings,
+    referee: &mut GoReferee,
+    engines: &mut [EngineProcess; 2],
+    seat_bots: [usize; 2],
+) -> Ending {
+    for seat in [Seat::First, Seat::Second] {
+        let bot = &settings.bots[seat_bots[seat.index()]];
+        let commands = bot.startup.iter().cloned().chain(referee.setup_commands());
+        for command in commands {
+            match engines[seat.index()]
+                .send(&command, settings.start_timeout)
+                .await
+            {
+                Ok(Ok(_)) => {}
+                Ok(Err(message)) => {
+                    return Ending::Failed(Fault {
+                        seat,
+                        kind: "error",
+                        detail: format!("'{command}' failed: {message}"),
+                    });
+                }
+                Err(error) => return Ending::Failed(Fault::of(seat, error)),
+            }
+        }
+    }
+    loop {
+        if let Some(outcome) = referee.natural_end() {
+            return Ending::Finished {
+                outcome,
+                reason: "score".to_owned(),
+            };
+        }
+        if referee.moves_played() >= settings.max_moves {
+            return Ending::Finished {
+                outcome: referee.adjudicate(),
+                reason: "move cap".to_owned(),
+            };
+        }
+        let seat = referee.seat_to_move();
+        let request = referee.move_request(seat);
+        let answer = match engines[seat.index()]
+            .send(&request, settings.move_timeout)
+            .await
+        {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(message)) => {
+                return Ending::Failed(Fault {
+                    seat,
+                    kind: "error",
+                    detail: format!("'{request}' failed: {message}"),
+                });
+            }
+            Err(error) => return Ending::Failed(Fault::of(seat, error)),
+        };
+        let forward = match referee.apply(seat, &answer) {
+            Ok(Turn::Played { forward }) => forward,
+            Ok(Turn::Resigned) => {
+                return Ending::Finished {
+                    outcome: referee.loss_of(seat, LossKind::Resignation),
+                    reason: "resignation".to_owned(),
+                };
+            }
+            Err(illegal) => {
+                return Ending::Illegal {
+                    seat,
+                    detail: illegal.to_string(),
+                };
+            }
+        };
+        let other = seat.other();
+        match engines[other.index()]
+            .send(&forward, settings.move_timeout)
+            .await
+        {
+            Ok(Ok(_)) => {}
+            Ok(Err(message)) => {
+                return Ending::Failed(Fault {
+                    seat: other,
+                    kind: "rejected",
+                    detail: format!("refused the legal '{forward}': {message}"),
+                });
+            }
+            Err(error) => return Ending::Failed(Fault::of(other, error)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_differ_per_game_and_repeat_per_seed() {
+        assert_eq!(derive_seed(5, 0), derive_seed(5, 0));
+        assert_ne!(derive_seed(5, 0), derive_seed(5, 1));
+        assert_ne!(derive_seed(5, 0), derive_seed(6, 0));
+    }
+
+    #[test]
+    fn pairs_swap_colours() {
+        assert_eq!(MatchSettings::seating(0), [0, 1]);
+        assert_eq!(MatchSettings::seating(1), [1, 0]);
+    }
+}

@@ -1,0 +1,11 @@
+//! The arena: bot definitions, a GTP controller with a timeout on every read,
+//! `hamle regress` (GNU Go's `.tst` suites) and `hamle match` (bot against bot, refereed
+//! by our own rules library, with durable, resumable results).
+
+pub mod bots;
+pub mod cli;
+pub mod gtp;
+pub mod match_play;
+pub mod referee;
+pub mod regress;
+pub mod store;

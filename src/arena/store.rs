@@ -1,0 +1,460 @@
+//! A match's folder on disk: its settings, one line per finished game, the game records,
+//! the engines' stderr logs and the PGN-style export.
+//!
+//! ```text
+//! OUT/match.txt          the settings that decide the games (compared on --resume)
+//! OUT/results.tsv        one line per finished game, appended and fsync'd
+//! OUT/games/0007.sgf     the record of game 7, written before its line
+//! OUT/logs/BOT.log       each bot's stderr, appended
+//! OUT/results.pgn        every decided game, PGN tags only (Ordo, BayesElo)
+//! ```
+//!
+//! Every file except the appended ones is written whole to a temporary name, fsync'd and
+//! renamed over, and the folder fsync'd, so a crash leaves the old file or the new one.
+//! A crash while appending leaves at most a torn last line: on resume it is cut off (its
+//! game is played again); any other bad line is an error naming it, and nothing is changed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const SETTINGS_FILE: &str = "match.txt";
+pub const RESULTS_FILE: &str = "results.tsv";
+pub const PGN_FILE: &str = "results.pgn";
+pub const GAMES_DIR: &str = "games";
+pub const LOGS_DIR: &str = "logs";
+
+/// Who won a game, by seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Winner {
+    First,
+    Second,
+    Draw,
+    /// Not counted (an engine failure under `--on-failure void`).
+    Void,
+}
+
+impl Winner {
+    fn word(self) -> &'static str {
+        match self {
+            Winner::First => "first",
+            Winner::Second => "second",
+            Winner::Draw => "draw",
+            Winner::Void => "void",
+        }
+    }
+
+    fn parse(word: &str) -> Option<Winner> {
+        Some(match word {
+            "first" => Winner::First,
+            "second" => Winner::Second,
+            "draw" => Winner::Draw,
+            "void" => Winner::Void,
+            _ => return None,
+        })
+    }
+}
+
+/// One finished game as `results.tsv` keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// From 0; games 2k and 2k+1 are pair k with colours swapped.
+    pub game: usize,
+    /// The bot in the first seat (Go: Black) and in the second.
+    pub first: String,
+    pub second: String,
+    /// The game's seed (derived from the match seed and the game number).
+    pub seed: u64,
+    /// In the game's notation: `B+3.5`, `W+R`, `B+F`, `0`, or `void`.
+    pub result: String,
+    pub winner: Winner,
+    /// Why it ended: `score`, `resignation`, `move cap`, or the failure.
+    pub reason: String,
+    pub moves: usize,
+    /// The record's file name under `games/`.
+    pub record: String,
+}
+
+impl GameResult {
+    /// The winning bot's name, if any.
+    pub fn winner_name(&self) -> Option<&str> {
+        match self.winner {
+            Winner::First => Some(&self.first),
+            Winner::Second => Some(&self.second),
+            Winner::Draw | Winner::Void => None,
+        }
+    }
+
+    /// One line, tab-separated `key=value` fields, no newline.
+    pub fn to_line(&self) -> String {
+        [
+            format!("game={}", self.game),
+            format!("first={}", clean(&self.first)),
+            format!("second={}", clean(&self.second)),
+            format!("seed={}", self.seed),
+            format!("result={}", clean(&self.result)),
+            format!("winner={}", self.winner.word()),
+            format!("moves={}", self.moves),
+            format!("record={}", clean(&self.record)),
+            format!("reason={}", clean(&self.reason)),
+        ]
+        .join("\t")
+    }
+
+    pub fn from_line(line: &str) -> Result<GameResult, String> {
+        let mut fields = BTreeMap::new();
+        for field in line.split('\t') {
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| format!("field '{field}' is not key=value"))?;
+            fields.insert(key, value);
+        }
+        let get = |key: &str| {
+            fields
+                .get(key)
+                .copied()
+                .ok_or_else(|| format!("field '{key}' is missing"))
+        };
+        let number = |key: &str| -> Result<u64, String> {
+            let value = get(key)?;
+            value
+                .parse()
+                .map_err(|_| format!("field '{key}' is not a number: '{value}'"))
+        };
+        let winner = get("winner")?;
+        Ok(GameResult {
+            game: number("game")? as usize,
+            first: get("first")?.to_owned(),
+            second: get("second")?.to_owned(),
+            seed: number("seed")?,
+            result: get("result")?.to_owned(),
+            winner: Winner::parse(winner).ok_or_else(|| format!("field 'winner' is '{winner}'"))?,
+            moves: number("moves")? as usize,
+            record: get("record")?.to_owned(),
+            reason: get("reason")?.to_owned(),
+        })
+    }
+}
+
+fn clean(text: &str) -> String {
+    text.replace(['\t', '\n', '\r'], " ")
+}
+
+/// Why the match folder cannot be used.
+#[derive(Debug)]
+pub enum StoreError {
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A new match would overwrite an old one.
+    Exists { dir: PathBuf },
+    /// `--resume` of a folder that holds no match.
+    NothingToResume { dir: PathBuf },
+    /// `--resume` with settings that would play other games.
+    SettingsDiffer {
+        path: PathBuf,
+        differences: Vec<String>,
+    },
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            StoreError::Exists { dir } => write!(
+                f,
+                "{} already holds a match: pass --resume to continue it, or choose another --out",
+                dir.display()
+            ),
+            StoreError::NothingToResume { dir } => write!(
+                f,
+                "{} holds no match to resume ({SETTINGS_FILE} is missing)",
+                dir.display()
+            ),
+            StoreError::SettingsDiffer { path, differences } => write!(
+                f,
+                "{}: --resume needs the settings the match started with; differences: {}",
+                path.display(),
+                differences.join("; ")
+            ),
+            StoreError::Corrupt {
+                path,
+                line,
+                message,
+            } => write!(
+                f,
+                "{}:{line}: {message} (fix or delete that line to go on)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Writes `contents` to `path` so that a crash leaves either the old file or the new one.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = dir.join(format!(".{name}.tmp"));
+    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    file.write_all(contents).map_err(io_error(&temporary))?;
+    file.sync_all().map_err(io_error(&temporary))?;
+    drop(file);
+    fs::rename(&temporary, path).map_err(io_error(path))?;
+    sync_dir(dir)
+}
+
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}
+
+/// The settings file's text: `key = value` lines.
+pub fn settings_text(settings: &[(String, String)]) -> String {
+    let mut text = String::from("# hamle match settings; --resume must give the same\n");
+    for (key, value) in settings {
+        text.push_str(&format!("{key} = {}\n", clean(value)));
+    }
+    text
+}
+
+fn read_settings(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_once(" = "))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// An open match folder.
+pub struct ResultStore {
+    dir: PathBuf,
+    results: File,
+}
+
+impl ResultStore {
+    /// Starts a new match in `dir` (which must not hold one), or with `resume` reopens it,
+    /// checking the settings and returning the games already finished.
+    pub fn open(
+        dir: &Path,
+        settings: &[(String, String)],
+        resume: bool,
+    ) -> Result<(ResultStore, Vec<GameResult>), StoreError> {
+        let settings_path = dir.join(SETTINGS_FILE);
+        let results_path = dir.join(RESULTS_FILE);
+        let finished = if resume {
+            if !settings_path.is_file() {
+                return Err(StoreError::NothingToResume {
+                    dir: dir.to_owned(),
+                });
+            }
+            let text = fs::read_to_string(&settings_path).map_err(io_error(&settings_path))?;
+            let old = read_settings(&text);
+            let new = read_settings(&settings_text(settings));
+            let mut differences = Vec::new();
+            for key in old
+                .keys()
+                .chain(new.keys().filter(|k| !old.contains_key(*k)))
+            {
+                let (was, now) = (old.get(key), new.get(key));
+                if was != now {
+                    differences.push(format!(
+                        "{key} was '{}', now '{}'",
+                        was.map_or("", String::as_str),
+                        now.map_or("", String::as_str)
+                    ));
+                }
+            }
+            if !differences.is_empty() {
+                return Err(StoreError::SettingsDiffer {
+                    path: settings_path,
+                    differences,
+                });
+            }
+            read_results(&results_path)?
+        } else {
+            if settings_path.exists() || results_path.exists() {
+                return Err(StoreError::Exists {
+                    dir: dir.to_owned(),
+                });
+            }
+            fs::create_dir_all(dir).map_err(io_error(dir))?;
+            write_atomically(&settings_path, settings_text(settings).as_bytes())?;
+            Vec::new()
+        };
+        for sub in [GAMES_DIR, LOGS_DIR] {
+            let path = dir.join(sub);
+            fs::create_dir_all(&path).map_err(io_error(&path))?;
+        }
+        let results = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&results_path)
+            .map_err(io_error(&results_path))?;
+        results.sync_all().map_err(io_error(&results_path))?;
+        sync_dir(dir)?;
+        Ok((
+            ResultStore {
+                dir: dir.to_owned(),
+                results,
+            },
+            finished,
+        ))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where a bot's stderr goes.
+    pub fn log_path(&self, bot: &str) -> PathBuf {
+        self.dir.join(LOGS_DIR).join(format!("{bot}.log"))
+    }
+
+    /// Records a finished game: its record file first, then its line, each durable
+    /// before this returns.
+    pub fn append(&mut self, result: &GameResult, record: &str) -> Result<(), StoreError> {
+        write_atomically(
+            &self.dir.join(GAMES_DIR).join(&result.record),
+            record.as_bytes(),
+        )?;
+        let path = self.dir.join(RESULTS_FILE);
+        let line = format!("{}\n", result.to_line());
+        self.results
+            .write_all(line.as_bytes())
+            .map_err(io_error(&path))?;
+        self.results.sync_data().map_err(io_error(&path))
+    }
+
+    /// Writes `results.pgn` from `results` (void games left out).
+    pub fn export_pgn(&self, results: &[GameResult], event: &str) -> Result<PathBuf, StoreError> {
+        let path = self.dir.join(PGN_FILE);
+        write_atomically(&path, pgn(results, event).as_bytes())?;
+        Ok(path)
+    }
+}
+
+/// Reads `results.tsv`, cutting off a torn last line.
+pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(io_error(path)(error)),
+    };
+    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(last) => last + 1,
+        None => 0,
+    };
+    if complete < bytes.len() {
+        // A crash in the middle of an append: that game was not finished on disk.
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io_error(path))?;
+        file.set_len(complete as u64).map_err(io_error(path))?;
+        file.sync_all().map_err(io_error(path))?;
+        eprintln!(
+            "hamle match: {}: cut off a torn last line (a game interrupted while being saved; it is played again)",
+            path.display()
+        );
+    }
+    let text = String::from_utf8_lossy(&bytes[..complete]);
+    let mut results: Vec<GameResult> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (index, line) in text.lines().enumerate() {
+        let corrupt = |message: String| StoreError::Corrupt {
+            path: path.to_owned(),
+            line: index + 1,
+            message,
+        };
+        let result = GameResult::from_line(line).map_err(corrupt)?;
+        if !seen.insert(result.game) {
+            return Err(corrupt(format!("game {} is recorded twice", result.game)));
+        }
+        results.push(result);
+    }
+    Ok(results)
+}
+
+/// PGN tag pairs per game, for rating tools. PGN's `White` is the side that moves first
+/// (Go's Black), so the first-move advantage is where the tools expect it.
+pub fn pgn(results: &[GameResult], event: &str) -> String {
+    let mut sorted: Vec<&GameResult> = results
+        .iter()
+        .filter(|r| r.winner != Winner::Void)
+        .collect();
+    sorted.sort_by_key(|r| r.game);
+    let mut text = String::new();
+    for result in sorted {
+        let score = match result.winner {
+            Winner::First => "1-0",
+            Winner::Second => "0-1",
+            Winner::Draw | Winner::Void => "1/2-1/2",
+        };
+        let tag = |value: &str| value.replace('\\', "\\\\").replace('"', "\\\"");
+        text.push_str(&format!(
+            "[Event \"{}\"]\n[Site \"hamle\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{score}\"]\n[GameResult \"{}\"]\n[Termination \"{}\"]\n\n{score}\n\n",
+            tag(event),
+            result.game + 1,
+            tag(&result.first),
+            tag(&result.second),
+            tag(&result.result),
+            tag(&result.reason),
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_lines_round_trip() {
+        let result = GameResult {
+            game: 3,
+            first: "a".into(),
+            second: "b".into(),
+            seed: 99,
+            result: "B+3.5".into(),
+            winner: Winner::First,
+            reason: "timeout of b:\tno answer".into(),
+            moves: 80,
+            record: "0003.sgf".into(),
+        };
+        let back = GameResult::from_line(&result.to_line()).expect("parses");
+        assert_eq!(back.reason, "timeout of b: no answer");
+        assert_eq!(back.game, 3);
+        assert_eq!(back.winner, Winner::First);
+        assert!(GameResult::from_line("game=1\tfirst=a").is_err());
+        let pgn = pgn(&[result], "x");
+        assert!(
+            pgn.contains("[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]"),
+            "{pgn}"
+        );
+    }
+}

@@ -1,0 +1,424 @@
+//! `hamle match` end to end: resuming after SIGKILL, broken engines, failure policies,
+//! bad input. Engines are `hamle go` at 10 playouts (instant, seed-dependent) and
+//! `tests/fixtures/broken_engine.py` wrapped around it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py")
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
+    dir
+}
+
+fn instant_bot(dir: &Path, name: &str) {
+    let text = format!(
+        "name = \"{name}\"\ngame = \"go\"\ncommand = [\"hamle\", \"go\", \"--rules\", \"chinese\"]\nseed_arg = \"--seed\"\n[options]\nplayouts = 10\n"
+    );
+    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+}
+
+fn broken_bot(dir: &Path, name: &str, mode: &str, k: u32) {
+    let marker = dir.join(format!("{name}.marker"));
+    let text = format!(
+        "name = \"{name}\"\ngame = \"go\"\ncommand = [\"python3\", {:?}, \"{mode}\", \"{k}\", \"--marker\", {:?}, \"--\", {HAMLE:?}, \"go\", \"--rules\", \"chinese\", \"--playouts\", \"10\"]\n",
+        fixture().display().to_string(),
+        marker.display().to_string(),
+    );
+    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+}
+
+fn hamle_match(dir: &Path, args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg("match")
+        .arg("--bots")
+        .arg(dir.join("bots"))
+        .args(args)
+        .output()
+        .expect("run hamle match")
+}
+
+fn results(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.join("results.tsv")).unwrap_or_default();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines.sort_by_key(|line| game_number(line));
+    lines
+}
+
+fn game_number(line: &str) -> usize {
+    line.strip_prefix("game=")
+        .and_then(|rest| rest.split('\t').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split('\t')
+        .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+        .unwrap_or("")
+}
+
+/// Processes still running whose command line mentions `marker`.
+fn leftover_processes(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(marker) {
+                found.push(cmdline);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn resume_after_sigkill_equals_an_uninterrupted_run() {
+    let dir = scratch("resume");
+    instant_bot(&dir, "alpha");
+    instant_bot(&dir, "beta");
+    let whole = dir.join("whole");
+    let common = [
+        "alpha",
+        "beta",
+        "--pairs",
+        "6",
+        "--seed",
+        "11",
+        "--concurrency",
+        "2",
+        "--quiet",
+    ];
+    let started = Instant::now();
+    let output = hamle_match(
+        &dir,
+        &[&common[..], &["--out", whole.to_str().expect("utf-8")]].concat(),
+    );
+    let uninterrupted = started.elapsed();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let expected = results(&whole);
+    assert_eq!(expected.len(), 12);
+    let distinct: std::collections::BTreeSet<&str> =
+        expected.iter().map(|l| field(l, "moves")).collect();
+    assert!(
+        distinct.len() > 1,
+        "games should differ by seed: {expected:?}"
+    );
+
+    let interrupted = dir.join("interrupted");
+    let out_args = ["--out", interrupted.to_str().expect("utf-8")];
+    let mut kills_mid_run = 0;
+    let mut torn = false;
+    for round in 0..12u32 {
+        let mut args: Vec<&str> = [&common[..], &out_args[..]].concat();
+        if interrupted.join("match.txt").exists() {
+            args.push("--resume");
+        }
+        let mut child = Command::new(HAMLE)
+            .arg("match")
+            .arg("--bots")
+            .arg(dir.join("bots"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start hamle match");
+        // Kill at varying points of the run, from its start to well into it.
+        let fraction = 0.1 + 0.15 * f64::from(round % 5);
+        std::thread::sleep(
+            uninterrupted
+                .mul_f64(fraction)
+                .max(Duration::from_millis(5)),
+        );
+        let finished = child.try_wait().expect("poll").is_some();
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let done = results(&interrupted).len();
+        if !finished && done < 12 {
+            kills_mid_run += 1;
+        }
+        if !torn && (1..12).contains(&done) {
+            // A crash in the middle of an append leaves a torn last line.
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(interrupted.join("results.tsv"))
+                .expect("results exist");
+            file.write_all(b"game=11\tfirst=be").expect("tear");
+            torn = true;
+        }
+        if done == 12 {
+            break;
+        }
+    }
+    assert!(
+        kills_mid_run >= 2,
+        "only {kills_mid_run} kills landed mid-run"
+    );
+    let output = hamle_match(&dir, &[&common[..], &out_args[..], &["--resume"]].concat());
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(results(&interrupted), expected, "game for game");
+    for line in &expected {
+        let record = field(line, "record");
+        let a = std::fs::read_to_string(whole.join("games").join(record)).expect("record");
+        let b = std::fs::read_to_string(interrupted.join("games").join(record)).expect("record");
+        assert_eq!(a, b, "{record}");
+        assert!(
+            a.contains(&format!("seed {}", field(line, "seed"))),
+            "seed in the record"
+        );
+    }
+    let pgn = |d: &Path| std::fs::read_to_string(d.join("results.pgn")).expect("pgn");
+    assert_eq!(pgn(&whole), pgn(&interrupted));
+    assert_eq!(pgn(&whole).matches("[Result ").count(), 12);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn broken_engines_lose_by_the_policy_and_the_run_completes() {
+    let dir = scratch("broken");
+    instant_bot(&dir, "good");
+    let cases = [
+        ("crasher", "crash", 3, "crash of crasher"),
+        ("hanger", "hang", 3, "timeout of hanger"),
+        ("babbler", "garbage", 3, "garbage of babbler"),
+        ("cheater", "illegal", 3, "illegal move by cheater"),
+        ("sleeper", "slow-start", 80, "timeout of sleeper"),
+    ];
+    for (name, mode, k, _) in cases {
+        broken_bot(&dir, name, mode, k);
+    }
+    for (name, _, _, reason) in cases {
+        let out = dir.join(name);
+        let output = hamle_match(
+            &dir,
+            &[
+                "good",
+                name,
+                "--games",
+                "2",
+                "--seed",
+                "5",
+                "--concurrency",
+                "2",
+                "--move-timeout",
+                "2",
+                "--start-timeout",
+                "3",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{name}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let lines = results(&out);
+        assert_eq!(lines.len(), 2, "{name}: {lines:?}");
+        for line in &lines {
+            assert!(field(line, "reason").starts_with(reason), "{name}: {line}");
+            assert!(field(line, "result").ends_with("+F"), "{name}: {line}");
+            let winner_seat = field(line, "winner");
+            assert_eq!(
+                field(line, winner_seat),
+                "good",
+                "{name}: the good bot wins: {line}"
+            );
+        }
+        assert!(stdout.contains("good 2 - 0"), "{name}: {stdout}");
+    }
+    let marker = dir.to_string_lossy().into_owned();
+    assert_eq!(
+        leftover_processes(&marker),
+        Vec::<String>::new(),
+        "every engine is gone"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn void_policy_and_recovery() {
+    let dir = scratch("policy");
+    instant_bot(&dir, "good");
+    broken_bot(&dir, "crasher", "crash", 2);
+    broken_bot(&dir, "flaky", "crash-once", 2);
+    let void = dir.join("void");
+    let output = hamle_match(
+        &dir,
+        &[
+            "good",
+            "crasher",
+            "--games",
+            "2",
+            "--on-failure",
+            "void",
+            "--out",
+            void.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for line in results(&void) {
+        assert_eq!(field(&line, "winner"), "void", "{line}");
+        assert_eq!(field(&line, "result"), "void", "{line}");
+    }
+    let pgn = std::fs::read_to_string(void.join("results.pgn")).expect("pgn");
+    assert!(!pgn.contains("[Result"), "void games are not rated: {pgn}");
+
+    let recovered = dir.join("recovered");
+    let output = hamle_match(
+        &dir,
+        &[
+            "good",
+            "flaky",
+            "--games",
+            "1",
+            "--recover",
+            "--out",
+            recovered.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines = results(&recovered);
+    assert_eq!(lines.len(), 1);
+    let reason = field(&lines[0], "reason");
+    assert!(
+        reason.contains("replayed after: crash of flaky"),
+        "{reason}"
+    );
+    assert!(!field(&lines[0], "result").ends_with("+F"), "{}", lines[0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_gets_clear_errors_and_changes_nothing() {
+    let dir = scratch("badinput");
+    instant_bot(&dir, "alpha");
+    instant_bot(&dir, "beta");
+    let out = dir.join("out");
+    let out_arg = out.to_str().expect("utf-8");
+    let base = [
+        "alpha", "beta", "--games", "2", "--seed", "3", "--quiet", "--out", out_arg,
+    ];
+    assert!(hamle_match(&dir, &base).status.success());
+    let before = std::fs::read(out.join("results.tsv")).expect("results");
+    let stderr = |o: Output| String::from_utf8_lossy(&o.stderr).into_owned();
+
+    let again = hamle_match(&dir, &base);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(again).contains("already holds a match"));
+
+    let other_seed = hamle_match(
+        &dir,
+        &[
+            "alpha", "beta", "--games", "2", "--seed", "4", "--out", out_arg, "--resume",
+        ],
+    );
+    assert_eq!(other_seed.status.code(), Some(2));
+    assert!(stderr(other_seed).contains("seed was '3', now '4'"));
+    assert_eq!(
+        std::fs::read(out.join("results.tsv")).expect("results"),
+        before
+    );
+
+    let mut corrupt = before.clone();
+    corrupt.splice(0..0, b"game=zero\tnonsense\n".iter().copied());
+    std::fs::write(out.join("results.tsv"), &corrupt).expect("write");
+    let resumed = hamle_match(&dir, &[&base[..], &["--resume"]].concat());
+    assert_eq!(resumed.status.code(), Some(2));
+    let message = stderr(resumed);
+    assert!(message.contains("results.tsv:1:"), "{message}");
+    assert_eq!(
+        std::fs::read(out.join("results.tsv")).expect("results"),
+        corrupt
+    );
+
+    std::fs::write(
+        dir.join("bots/nogame.toml"),
+        "name = \"x\"\ncommand = [\"hamle\"]\n",
+    )
+    .expect("write");
+    let missing = hamle_match(
+        &dir,
+        &[
+            "alpha",
+            "beta",
+            "--out",
+            dir.join("o2").to_str().expect("utf-8"),
+        ],
+    );
+    let message = stderr(missing);
+    assert!(
+        message.contains("nogame.toml: line 1: missing field `game`"),
+        "{message}"
+    );
+    std::fs::write(
+        dir.join("bots/nogame.toml"),
+        "name = \"x\"\ngame = \"chess\"\ncommand = [\"hamle\"]\n",
+    )
+    .expect("write");
+    let unknown = hamle_match(
+        &dir,
+        &[
+            "alpha",
+            "beta",
+            "--out",
+            dir.join("o2").to_str().expect("utf-8"),
+        ],
+    );
+    let message = stderr(unknown);
+    assert!(
+        message.contains("nogame.toml: line 2") && message.contains("chess"),
+        "{message}"
+    );
+    std::fs::remove_file(dir.join("bots/nogame.toml")).expect("remove");
+
+    std::fs::write(
+        dir.join("bots/ghost.toml"),
+        "name = \"ghost\"\ngame = \"go\"\ncommand = [\"/nonexistent/ghost-engine\"]\n",
+    )
+    .expect("write");
+    let ghost = hamle_match(
+        &dir,
+        &[
+            "alpha",
+            "ghost",
+            "--out",
+            dir.join("o3").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(ghost.status.code(), Some(2));
+    let message = stderr(ghost);
+    assert!(
+        message.contains("'/nonexistent/ghost-engine' does not exist"),
+        "{message}"
+    );
+    assert!(!dir.join("o3").exists(), "nothing written for a bad bot");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,194 @@
+//! `hamle regress` end to end, and the bot definitions shipped in `bots/`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hamle::arena::bots::{BotError, BotRegistry};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-regress-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("games")).expect("create scratch folder");
+    dir
+}
+
+fn regress(program: &str, files: &[&Path]) -> Output {
+    Command::new(HAMLE)
+        .arg("regress")
+        .arg("--timeout")
+        .arg("5")
+        .arg(program)
+        .args(files)
+        .output()
+        .expect("run hamle regress")
+}
+
+const ENGINE: &str = "hamle go --playouts 10";
+
+#[test]
+fn verdicts_and_exit_codes_follow_gogui_regress() {
+    let dir = scratch("verdicts");
+    // loadsgf reads relative to the .tst file's folder.
+    std::fs::write(dir.join("games/one.sgf"), "(;GM[1]SZ[9];B[dd];W[ff])").expect("write");
+    let good = dir.join("good.tst");
+    std::fs::write(
+        &good,
+        "# every verdict but FAILED\nloadsgf games/one.sgf\n\
+         1 list_stones black\n#? [D6]\n\
+         2 is_legal w d6\n#? [!1]\n\
+         3 komi 7\n\
+         4 get_komi\n#? [6.5]*\n\
+         5 get_komi\n#? [7]*\n\
+         6 get_komi\n#? [8]&\n",
+    )
+    .expect("write");
+    let output = regress(ENGINE, &[&good]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    for expected in [
+        "good.tst 1 passed",
+        "good.tst 2 passed",
+        "good.tst 3 passed",
+        "good.tst 4 failed: Correct '6.5', got '7'",
+        "good.tst 5 PASSED",
+        "good.tst 6 ignored: Correct '8', got '7'",
+        "good.tst: 4/5 passed (3 passed, 1 failed, 1 PASSED, 0 FAILED, 1 ignored, 0 command errors)",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing '{expected}' in:\n{stdout}"
+        );
+    }
+
+    let bad = dir.join("bad.tst");
+    std::fs::write(&bad, "1 get_komi\n#? [99]\n2 frobnicate\n#? []\n").expect("write");
+    let output = regress(ENGINE, &[&good, &bad]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("bad.tst 1 FAILED: Correct '99', got '"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("bad.tst 2 FAILED: Correct '', got '? unknown command'"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("total: 4/7 passed"), "{stdout}");
+
+    // The engine dies at the first genmove: exit 2, and the next file still runs.
+    let crash = dir.join("crash.tst");
+    std::fs::write(&crash, "1 genmove b\n#? [.*]\n2 get_komi\n#? [.*]\n").expect("write");
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
+    let crasher = format!(
+        "python3 '{}' crash 1 -- '{HAMLE}' go --playouts 10",
+        fixture.display()
+    );
+    let output = regress(&crasher, &[&crash, &good]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("crash.tst ENGINE FAILURE: "), "{stdout}");
+    assert!(stdout.contains("good.tst 5 PASSED"), "{stdout}");
+
+    // A hung engine is cut off by the timeout.
+    let hanger = format!(
+        "python3 '{}' hang 1 -- '{HAMLE}' go --playouts 10",
+        fixture.display()
+    );
+    let output = regress(&hanger, &[&crash]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("no answer to 'genmove b' within 5.0 s"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn invalid_files_and_programs_are_clear_errors() {
+    let dir = scratch("invalid");
+    let broken = dir.join("broken.tst");
+    std::fs::write(&broken, "1 get_komi\n#? [7\n").expect("write");
+    let output = regress(ENGINE, &[&broken]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("broken.tst:2: expected ']' to close the pattern"),
+        "{stderr}"
+    );
+
+    let orphan = dir.join("orphan.tst");
+    std::fs::write(&orphan, "1 get_komi\n\n#? [7]\n").expect("write");
+    let output = regress(ENGINE, &[&orphan]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("orphan.tst:3: a '#?' line without a command"),
+        "{stderr}"
+    );
+
+    let good = dir.join("good.tst");
+    std::fs::write(&good, "1 get_komi\n#? [.*]\n").expect("write");
+    let output = regress("/nonexistent/engine --gtp", &[&good]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("'/nonexistent/engine' does not exist"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shipped_bots_parse_and_launch() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots");
+    let registry = BotRegistry::load(&dir).expect("every shipped bot file is valid");
+    let names: Vec<&str> = registry.names().collect();
+    for name in [
+        "hamle-go-200",
+        "hamle-go-1000",
+        "hamle-go-5000",
+        "gnugo-l0",
+        "gnugo-l10",
+        "pachi",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let hamle = Path::new(HAMLE);
+    let launch = registry
+        .get("hamle-go-200")
+        .and_then(|bot| bot.launch(hamle, Some(42)))
+        .expect("hamle resolves to the running binary");
+    assert_eq!(launch.program, hamle);
+    assert_eq!(
+        launch.args,
+        [
+            "go",
+            "--rules",
+            "chinese",
+            "--playouts",
+            "200",
+            "--seed",
+            "42"
+        ]
+    );
+    let gnugo = registry.get("gnugo-l0").expect("defined");
+    assert!(
+        gnugo
+            .args
+            .ends_with(&["--level".to_owned(), "0".to_owned()])
+    );
+    match registry
+        .get("pachi")
+        .and_then(|bot| bot.launch(hamle, None))
+    {
+        Ok(launch) => assert!(launch.program.ends_with("pachi")),
+        Err(error @ BotError::ProgramNotFound { .. }) => {
+            assert!(error.to_string().contains("pachi.toml"), "{error}")
+        }
+        Err(error) => panic!("{error}"),
+    }
+    let unknown = registry.get("nobody").expect_err("not defined");
+    assert!(unknown.to_string().contains("known: gnugo-l0"), "{unknown}");
+}

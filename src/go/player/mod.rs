@@ -86,7 +86,7 @@ pub struct SearchRequest<'a> {
     pub move_number: u32,
     pub limits: SearchLimits,
     pub seed: u64,
-    /// Root-parallel trees; 0 counts as 1.
+    /// Root-parallel trees; 0 counts as 1, more than [`MAX_THREADS`] as that.
     pub threads: usize,
     /// Polled every few hundred playouts: true ends the search early (GTP
     /// interrupt/quit).
@@ -115,6 +115,8 @@ pub struct RootMoveStats {
     pub win_rate: f32,
     pub amaf_visits: u64,
     pub amaf_win_rate: f32,
+    /// The heuristics' opinion of the move before any playout, as a win rate.
+    pub prior: f32,
     /// The most visited continuation, starting with `mv` (empty for a pass; it stops
     /// before the first pass).
     pub principal_variation: Vec<Point>,
@@ -137,13 +139,18 @@ pub struct SearchResult {
     pub ownership: Vec<f32>,
 }
 
-/// Cap on the tree size in nodes (about 40 bytes each): keeps a long search on a big
-/// board within a few hundred megabytes.
-const MAX_TREE_NODES: usize = 6_000_000;
+/// Cap on the tree size in nodes (36 bytes each), over all threads: about 150 MB. A
+/// power of two, so that the arena's doubling stops right at the cap.
+const MAX_TREE_NODES: usize = 1 << 22;
+/// More threads than this are not useful for root parallelism and only cost memory.
+pub const MAX_THREADS: usize = 256;
 /// Longest principal variation reported.
 const MAX_PV: usize = 24;
-/// Ownership beyond which a stone counts as dead for the pass and resign guards.
-const DEAD_THRESHOLD: f32 = 0.5;
+/// Ownership against a stone beyond which the pass and resign guards count it dead:
+/// lower for our own stones (0.3 is also where the GTP engine's scoring starts calling
+/// stones dead) than for the opponent's.
+const DEAD_OWN: f32 = 0.3;
+const DEAD_OPPONENT: f32 = 0.5;
 
 /// Searches the position and decides a move.
 pub fn search(request: &SearchRequest) -> SearchResult {
@@ -168,7 +175,7 @@ fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
     let any_move = !root_moves.is_empty();
     root_moves.push(None);
 
-    let threads = request.threads.max(1);
+    let threads = request.threads.clamp(1, MAX_THREADS);
     let budget = match request.limits {
         SearchLimits {
             playouts: None,
@@ -204,6 +211,7 @@ fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
                 win_rate: 0.5,
                 amaf_visits: 0,
                 amaf_win_rate: 0.5,
+                prior: 0.0,
                 principal_variation: Vec::new(),
             }],
             ownership: vec![0.0; MAX_POINTS],
@@ -304,6 +312,7 @@ fn summarize(trees: &[Tree], moves: &[Option<Point>]) -> Summary {
                 win_rate: rate(wins, visits),
                 amaf_visits,
                 amaf_win_rate: rate(amaf_wins, amaf_visits),
+                prior: trees.first().map_or(0.5, |t| t.root_children()[i].prior()),
                 principal_variation,
             }
         })
@@ -334,15 +343,24 @@ fn my_margin(board: &Board, color: Color, komi: f32, dead: &[Point]) -> f32 {
     }
 }
 
-/// Stones whose ownership says the other colour owns their point.
-fn dead_stones(board: &Board, points: &[Point], ownership: &[f32]) -> Vec<Point> {
+/// Stones the playouts find dead, judged against `me`: own stones already when the
+/// opponent owns their point more often than not by [`DEAD_OWN`], the opponent's only
+/// beyond [`DEAD_OPPONENT`]. A margin counted with them off is what a counting phase
+/// would most likely give, erring on our side of caution.
+fn dead_stones(board: &Board, me: Color, points: &[Point], ownership: &[f32]) -> Vec<Point> {
     points
         .iter()
         .copied()
-        .filter(|&p| match board.get(p) {
-            Some(Color::Black) => ownership[p.index()] < -DEAD_THRESHOLD,
-            Some(Color::White) => ownership[p.index()] > DEAD_THRESHOLD,
-            None => false,
+        .filter(|&p| {
+            let Some(stone) = board.get(p) else {
+                return false;
+            };
+            // Ownership from the stone's side: negative when the other colour owns it.
+            let held = match stone {
+                Color::Black => ownership[p.index()],
+                Color::White => -ownership[p.index()],
+            };
+            held < -if stone == me { DEAD_OWN } else { DEAD_OPPONENT }
         })
         .collect()
 }
@@ -353,18 +371,20 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
     let board = request.board;
     let me = request.to_move;
     let moves = &summary.root_moves;
-    let dead = dead_stones(board, points, &summary.ownership);
+    let dead = dead_stones(board, me, points, &summary.ownership);
     // Tromp–Taylor: what passing gets if every stone on the board counts.
     let tt_margin = my_margin(board, me, request.komi, &[]);
     // With the stones the playouts find dead taken off: what a counting phase gives.
     let estimated_margin = my_margin(board, me, request.komi, &dead);
     let opponent_dead = dead.iter().any(|&p| board.get(p) != Some(me));
 
-    // Most visited, ties to the better win rate; the pass is last.
+    // Most visited, ties to the better win rate, then to the better prior (which
+    // decides when a deadline left no time for any playout).
     let by_visits = |a: &&RootMoveStats, b: &&RootMoveStats| {
         a.visits
             .cmp(&b.visits)
             .then(a.win_rate.total_cmp(&b.win_rate))
+            .then(a.prior.total_cmp(&b.prior))
     };
     let best_play = moves.iter().filter(|m| m.mv.is_some()).max_by(by_visits);
     let pass = moves.iter().find(|m| m.mv.is_none());
@@ -412,9 +432,12 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
         return result(Decision::Resign, Some(best));
     }
 
-    if best.mv.is_none()
-        && best.visits > 0
-        && wins_by_passing
+    // Passing first: only when it wins as the board stands and the search finds no
+    // move better than it (at the end, moves inside one's own area tie with a pass).
+    let pass_visits = pass.map_or(0, |m| m.visits);
+    if wins_by_passing
+        && (best.mv.is_none() || pass_visits >= u64::from(tree::ROOT_PASS_VISITS))
+        && pass_visits > 0
         && pass_rate >= best_play.win_rate
         && !(request.cleanup && opponent_dead)
     {

@@ -198,6 +198,24 @@ fn passes_after_the_opponent_passed_when_ahead() {
 }
 
 #[test]
+fn passes_first_at_the_end_when_ahead_but_not_when_behind() {
+    // Only the dame E1 is left: Black, ahead, may pass; White, behind, must not.
+    let board = board_from(&[
+        ". X X O .",
+        "X . X O O",
+        "X X X O .",
+        "X . X O O",
+        "X X X . O",
+    ]);
+    let rules = chinese();
+    let mut req = request(&board, Color::Black, &rules, 1000);
+    req.komi = 0.5;
+    assert_eq!(search(&req).decision, Decision::Pass);
+    req.to_move = Color::White;
+    assert_eq!(search(&req).decision, Decision::Play(pt(&board, "D1")));
+}
+
+#[test]
 fn does_not_pass_when_behind_and_moves_remain() {
     // White has just passed, but passing now loses for Black by Tromp–Taylor: Black must
     // capture the white stone inside its area first.
@@ -495,7 +513,8 @@ fn debug_self_play() {
     let mut passes = 0;
     let mut moves = 0u32;
     let mut record = Vec::new();
-    while passes < 2 && moves < 400 {
+    let max_moves: u32 = env_or("SP_MAX_MOVES", 400);
+    while passes < 2 && moves < max_moves {
         let mut req = request(&board, color, &rules, playouts);
         req.komi = 6.5;
         req.seed = u64::from(moves);

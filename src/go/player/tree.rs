@@ -22,9 +22,9 @@ pub(crate) struct Params {
     /// RAVE weight: the AMAF estimate counts as much as the node's own mean after about
     /// this many visits (Gelly and Silver's "equivalence parameter").
     pub(crate) rave_equivalence: f32,
-    /// UCB exploration constant. Small, because the priors and RAVE already spread
-    /// visits; nonzero so that every child gets looked at again as the parent's count
-    /// grows.
+    /// UCB exploration constant. Zero in play: the priors and RAVE spread the visits
+    /// well enough, and self-play at 2000 playouts on 9×9 found 0.1 clearly weaker
+    /// (17 wins in 60 games against 0).
     pub(crate) exploration: f32,
     /// Prior knowledge, as virtual visits (half of them wins) given to every child...
     pub(crate) prior_even: f32,
@@ -40,7 +40,7 @@ impl Default for Params {
         Params {
             expand_after: 8,
             rave_equivalence: 2000.0,
-            exploration: 0.1,
+            exploration: 0.0,
             prior_even: 10.0,
             prior_bonus: 10.0,
             tactics_chance: 230,
@@ -49,7 +49,11 @@ impl Default for Params {
     }
 }
 
-/// The size below which the line-based priors (edge bad, third line good) do not apply.
+/// Visits the root's pass gets whatever its value (see [`Tree::select`]).
+pub(crate) const ROOT_PASS_VISITS: u32 = 16;
+
+/// The size below which the line-based priors (first two lines bad, third good) do not
+/// apply.
 const LINE_PRIOR_MIN_SIZE: usize = 9;
 
 /// Whose win a reward is: 1 for a Black win, 0 for a White win, 0.5 for a draw.
@@ -88,6 +92,15 @@ impl Node {
             amaf_wins: 0.0,
             prior_visits,
             prior_wins,
+        }
+    }
+
+    /// The prior's win rate: how much the heuristics like the move.
+    pub(crate) fn prior(&self) -> f32 {
+        if self.prior_visits > 0.0 {
+            self.prior_wins / self.prior_visits
+        } else {
+            0.5
         }
     }
 
@@ -298,6 +311,15 @@ impl<'a> Tree<'a> {
     fn select(&self, node: usize) -> usize {
         let params = &self.ctx.params;
         let parent = &self.nodes[node];
+        if node == 0 {
+            // The pass has a poor prior and no AMAF statistics, so without exploration
+            // it would never be tried; the pass decision needs a measured win rate.
+            // One simulation in 32 goes to it until it has ROOT_PASS_VISITS.
+            let pass = parent.children().end - 1;
+            if self.nodes[pass].visits < ROOT_PASS_VISITS && parent.visits % 32 == 31 {
+                return pass;
+            }
+        }
         let log_parent = ((parent.visits + 1) as f32).ln();
         let mut best = parent.first_child as usize;
         let mut best_value = f32::NEG_INFINITY;
@@ -316,7 +338,11 @@ impl<'a> Tree<'a> {
             } else {
                 q
             };
-            let value = value + params.exploration * (log_parent / (n + 1.0)).sqrt();
+            let value = if params.exploration > 0.0 {
+                value + params.exploration * (log_parent / (n + 1.0)).sqrt()
+            } else {
+                value
+            };
             if value > best_value {
                 best_value = value;
                 best = c;
@@ -375,8 +401,8 @@ fn pass_prior(params: &Params, previous_was_pass: bool) -> (f32, f32) {
 }
 
 /// Virtual (visits, wins) for `color` playing at `p`: captures and escapes good,
-/// self-atari bad, and on open parts of larger boards the first line bad and the third
-/// good.
+/// self-atari bad, and on open parts of larger boards the first two lines bad and the
+/// third good.
 pub(crate) fn move_prior(
     params: &Params,
     board: &Board,
@@ -410,7 +436,7 @@ pub(crate) fn move_prior(
         let v = board.vertex(p);
         let (col, row) = (usize::from(v.col), usize::from(v.row));
         let line = col.min(row).min(size - 1 - col).min(size - 1 - row) + 1;
-        if (line == 1 || line == 3) && !stones_nearby(board, col, row) {
+        if line <= 3 && !stones_nearby(board, col, row) {
             visits += bonus;
             if line == 3 {
                 wins += bonus;

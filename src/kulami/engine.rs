@@ -1,0 +1,510 @@
+//! The Kulami GTP engine behind `hamle kulami`.
+//!
+//! Commands are parsed into [`KulamiCommand`] first (typed arguments, typed errors), then
+//! run against the game; a command that fails leaves the game exactly as it was.
+
+use std::time::Instant;
+
+use crate::protocol::{Command, Engine, GtpError, Session};
+
+use super::cell::Cell;
+use super::layout::Layout;
+use super::player::{self, SearchLimits};
+use super::position::Setup;
+use super::rules::{Color, Game, IllegalMove};
+use super::score::{Scoring, score};
+
+/// Search nodes per move when the command line does not say.
+pub const DEFAULT_NODES: u64 = 200_000;
+
+/// Settings from the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub seed: u64,
+    /// Search nodes per move.
+    pub nodes: u64,
+    pub scoring: Scoring,
+    /// The layout of the first game (and of `clear_board` until another is chosen).
+    pub layout: Layout,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { seed: 0, nodes: DEFAULT_NODES, scoring: Scoring::default(), layout: Layout::standard() }
+    }
+}
+
+/// Where a new game's layout comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LayoutChoice {
+    Default,
+    /// A random layout; `None` takes the next seed from the engine's own stream.
+    Random(Option<u64>),
+    Given(Layout),
+}
+
+/// A move argument: a cell, or `pass` (accepted only once the game is over).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveArg {
+    Pass,
+    Cell(Cell),
+}
+
+/// A Kulami command with its arguments parsed and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KulamiCommand {
+    Boardsize(u64),
+    ClearBoard,
+    NewGame(LayoutChoice),
+    GetLayout,
+    Play(Color, MoveArg),
+    Genmove(Color),
+    RegGenmove(Color),
+    Undo,
+    Showboard,
+    AllLegal(Color),
+    IsLegal(Color, Cell),
+    FinalScore,
+    GetPosition,
+    SetPosition(Setup),
+    Komi,
+    RulesGameId,
+    RulesBoardSize,
+    RulesBoard,
+    RulesLegalMoves,
+    RulesSideToMove,
+    RulesFinalResult,
+}
+
+/// The Kulami commands in `list_commands` order.
+pub const KULAMI_COMMANDS: [&str; 21] = [
+    "boardsize",
+    "clear_board",
+    "kulami-new_game",
+    "kulami-layout",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "all_legal",
+    "is_legal",
+    "final_score",
+    "kulami-position",
+    "kulami-set_position",
+    "komi",
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+];
+
+const COLOR: &str = "a color (b, black, r, red, or w, white for red)";
+
+fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
+    command.parse_arg(index, COLOR)
+}
+
+fn parse_cell(command: &Command, index: usize) -> Result<Cell, GtpError> {
+    let text = command.arg(index)?;
+    text.parse::<Cell>().map_err(|error| GtpError::syntax(error.to_string()))
+}
+
+fn no_args(command: &Command, parsed: KulamiCommand) -> Result<KulamiCommand, GtpError> {
+    command.expect_args(0, "").map(|()| parsed)
+}
+
+impl KulamiCommand {
+    pub fn parse(command: &Command) -> Result<KulamiCommand, GtpError> {
+        let c = command;
+        Ok(match c.name.as_str() {
+            "boardsize" => {
+                c.expect_args(1, "<size>")?;
+                KulamiCommand::Boardsize(c.parse_arg(0, "a board size")?)
+            }
+            "clear_board" => no_args(c, KulamiCommand::ClearBoard)?,
+            "kulami-new_game" => KulamiCommand::NewGame(parse_layout_choice(c)?),
+            "kulami-layout" => no_args(c, KulamiCommand::GetLayout)?,
+            "play" => {
+                c.expect_args(2, "<color> <cell>")?;
+                let color = parse_color(c, 0)?;
+                let mv = if c.args[1].eq_ignore_ascii_case("pass") {
+                    MoveArg::Pass
+                } else {
+                    MoveArg::Cell(parse_cell(c, 1)?)
+                };
+                KulamiCommand::Play(color, mv)
+            }
+            "genmove" | "reg_genmove" => {
+                c.expect_args(1, "<color>")?;
+                let color = parse_color(c, 0)?;
+                if c.name == "genmove" {
+                    KulamiCommand::Genmove(color)
+                } else {
+                    KulamiCommand::RegGenmove(color)
+                }
+            }
+            "undo" => no_args(c, KulamiCommand::Undo)?,
+            "showboard" => no_args(c, KulamiCommand::Showboard)?,
+            "all_legal" => {
+                c.expect_args(1, "<color>")?;
+                KulamiCommand::AllLegal(parse_color(c, 0)?)
+            }
+            "is_legal" => {
+                c.expect_args(2, "<color> <cell>")?;
+                KulamiCommand::IsLegal(parse_color(c, 0)?, parse_cell(c, 1)?)
+            }
+            "final_score" => no_args(c, KulamiCommand::FinalScore)?,
+            "kulami-position" => no_args(c, KulamiCommand::GetPosition)?,
+            "kulami-set_position" => {
+                c.expect_args(1, "<position>")?;
+                let setup = c.args[0]
+                    .parse::<Setup>()
+                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
+                KulamiCommand::SetPosition(setup)
+            }
+            // Controllers send a komi for Go; Kulami has none, so it is accepted and ignored.
+            "komi" => {
+                c.expect_args(1, "<komi>")?;
+                let _: f64 = c.parse_arg(0, "a number")?;
+                KulamiCommand::Komi
+            }
+            "gogui-rules_game_id" => no_args(c, KulamiCommand::RulesGameId)?,
+            "gogui-rules_board_size" => no_args(c, KulamiCommand::RulesBoardSize)?,
+            "gogui-rules_board" => no_args(c, KulamiCommand::RulesBoard)?,
+            "gogui-rules_legal_moves" => no_args(c, KulamiCommand::RulesLegalMoves)?,
+            "gogui-rules_side_to_move" => no_args(c, KulamiCommand::RulesSideToMove)?,
+            "gogui-rules_final_result" => no_args(c, KulamiCommand::RulesFinalResult)?,
+            _ => return Err(GtpError::UnknownCommand),
+        })
+    }
+}
+
+/// `default`, `random [seed]`, or the layout itself: rows separated by `/`, or one row an
+/// argument.
+fn parse_layout_choice(command: &Command) -> Result<LayoutChoice, GtpError> {
+    const USAGE: &str = "default | random [<seed>] | <layout rows separated by />";
+    let first = command.arg(0).map_err(|_| command.usage_error(USAGE))?;
+    match first.to_ascii_lowercase().as_str() {
+        "default" => {
+            command.expect_args(1, USAGE)?;
+            Ok(LayoutChoice::Default)
+        }
+        "random" => {
+            command.expect_args_between(1, 2, USAGE)?;
+            match command.args.get(1) {
+                Some(_) => Ok(LayoutChoice::Random(Some(command.parse_arg(1, "a seed")?))),
+                None => Ok(LayoutChoice::Random(None)),
+            }
+        }
+        _ => command
+            .args
+            .join("/")
+            .parse::<Layout>()
+            .map(LayoutChoice::Given)
+            .map_err(|error| GtpError::other(format!("invalid layout: {error}"))),
+    }
+}
+
+fn illegal(reason: &IllegalMove) -> GtpError {
+    GtpError::other(format!("illegal move: {reason}"))
+}
+
+/// The Kulami engine behind `hamle kulami`.
+pub struct KulamiEngine {
+    settings: Settings,
+    game: Game,
+    /// Searches and random layouts drawn so far: mixed into the seed so that each has its
+    /// own stream while the whole session stays reproducible.
+    draws: u64,
+}
+
+impl KulamiEngine {
+    pub fn new(settings: Settings) -> KulamiEngine {
+        let game = Game::new(settings.layout.clone());
+        KulamiEngine { settings, game, draws: 0 }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn next_seed(&mut self) -> u64 {
+        self.draws += 1;
+        self.settings.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.draws)
+    }
+
+    fn run(&mut self, command: KulamiCommand, session: &Session<'_>) -> Result<String, GtpError> {
+        let layout = self.game.layout();
+        match command {
+            KulamiCommand::Boardsize(size) => {
+                // GoGui and match runners send boardsize before every game: the layout's own
+                // size starts a new game on it, any other size cannot be played.
+                if size != u64::from(layout.board_size()) {
+                    return Err(GtpError::UnacceptableSize);
+                }
+                self.game = Game::new(layout.clone());
+                Ok(String::new())
+            }
+            KulamiCommand::ClearBoard => {
+                self.game = Game::new(layout.clone());
+                Ok(String::new())
+            }
+            KulamiCommand::NewGame(choice) => {
+                let layout = match choice {
+                    LayoutChoice::Default => Layout::standard(),
+                    LayoutChoice::Random(Some(seed)) => Layout::random(seed),
+                    LayoutChoice::Random(None) => Layout::random(self.next_seed()),
+                    LayoutChoice::Given(layout) => layout,
+                };
+                let text = layout.to_string();
+                self.game = Game::new(layout);
+                Ok(text)
+            }
+            KulamiCommand::GetLayout => Ok(layout.to_string()),
+            KulamiCommand::Play(color, MoveArg::Pass) => {
+                if self.game.is_over() {
+                    Ok(String::new())
+                } else {
+                    Err(GtpError::other(format!(
+                        "illegal move: {} has a legal hole, and Kulami has no passing",
+                        self.game.to_move()
+                    )))
+                }
+                .inspect(|_| tracing::debug!("play {color} pass after the end: nothing changes"))
+            }
+            KulamiCommand::Play(color, MoveArg::Cell(cell)) => {
+                self.game.play(color, cell).map_err(|reason| illegal(&reason))?;
+                Ok(String::new())
+            }
+            KulamiCommand::Genmove(color) => self.generate(color, session, true),
+            KulamiCommand::RegGenmove(color) => self.generate(color, session, false),
+            KulamiCommand::Undo => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err(GtpError::CannotUndo)
+                }
+            }
+            KulamiCommand::Showboard => Ok(self.showboard()),
+            KulamiCommand::AllLegal(color) => Ok(self.legal_for(color)),
+            KulamiCommand::IsLegal(color, cell) => {
+                let legal = color == self.game.to_move() && self.game.position().check(layout, cell).is_ok();
+                Ok(if legal { "1" } else { "0" }.into())
+            }
+            KulamiCommand::FinalScore => {
+                Ok(score(layout, self.game.position(), self.settings.scoring).to_string())
+            }
+            KulamiCommand::GetPosition => Ok(Setup::of(layout, self.game.position()).to_string()),
+            KulamiCommand::SetPosition(setup) => {
+                let position = setup
+                    .validate(layout)
+                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
+                self.game = Game::from_position(layout.clone(), position);
+                Ok(String::new())
+            }
+            KulamiCommand::Komi => Ok(String::new()),
+            KulamiCommand::RulesGameId => Ok("Kulami".into()),
+            KulamiCommand::RulesBoardSize => Ok(layout.board_size().to_string()),
+            KulamiCommand::RulesBoard => Ok(self.rules_board()),
+            KulamiCommand::RulesLegalMoves => Ok(self.legal_for(self.game.to_move())),
+            KulamiCommand::RulesSideToMove => Ok(self.game.to_move().to_string()),
+            KulamiCommand::RulesFinalResult => {
+                if !self.game.is_over() {
+                    return Ok("unknown".into());
+                }
+                let score = score(layout, self.game.position(), self.settings.scoring);
+                Ok(match score.margin() {
+                    0 => format!("Draw, {} to {}", score.black.total(), score.red.total()),
+                    m if m > 0 => format!("Black wins by {m}, {} to {}", score.black.total(), score.red.total()),
+                    m => format!("Red wins by {}, {} to {}", -m, score.red.total(), score.black.total()),
+                })
+            }
+        }
+    }
+
+    /// The legal holes of `color`, sorted, upper case; empty when it is not `color`'s turn
+    /// or the game is over.
+    fn legal_for(&self, color: Color) -> String {
+        if color != self.game.to_move() {
+            return String::new();
+        }
+        let moves: Vec<String> = self.game.legal_moves().iter().map(Cell::to_string).collect();
+        moves.join(" ")
+    }
+
+    fn generate(&mut self, color: Color, session: &Session<'_>, play: bool) -> Result<String, GtpError> {
+        if self.game.is_over() {
+            return Ok("pass".into());
+        }
+        let to_move = self.game.to_move();
+        if color != to_move {
+            return Err(illegal(&IllegalMove::NotYourTurn { to_move }));
+        }
+        let start = Instant::now();
+        let stop = || session.interrupted();
+        let limits = SearchLimits::nodes(self.settings.nodes.max(1));
+        let result = player::search(self.game.layout(), self.game.position(), self.settings.scoring, limits, &stop);
+        let Some(cell) = result.best else {
+            return Ok("pass".into());
+        };
+        tracing::info!(
+            "genmove {color}: {cell}, value {} at depth {}{} after {} nodes in {:.2}s",
+            result.value,
+            result.depth,
+            if result.exact { " (exact)" } else { "" },
+            result.nodes,
+            start.elapsed().as_secs_f64()
+        );
+        if play {
+            self.game.play(color, cell).map_err(|reason| {
+                GtpError::other(format!("internal error: the search chose an illegal move {cell} ({reason})"))
+            })?;
+        }
+        Ok(cell.to_string())
+    }
+
+    /// GoGui's board: one row a line, top first, `X` black, `O` red, `.` empty or no hole,
+    /// over the square of the layout's longer side.
+    fn rules_board(&self) -> String {
+        let size = self.game.layout().board_size();
+        let position = self.game.position();
+        let rows: Vec<String> = (0..size)
+            .rev()
+            .map(|row| {
+                let glyphs: Vec<&str> = (0..size)
+                    .map(|col| {
+                        let bit = Cell::new(col, row).bit();
+                        if position.marbles(Color::Black) & bit != 0 {
+                            "X"
+                        } else if position.marbles(Color::Red) & bit != 0 {
+                            "O"
+                        } else {
+                            "."
+                        }
+                    })
+                    .collect();
+                glyphs.join(" ")
+            })
+            .collect();
+        format!("\n{}", rows.join("\n"))
+    }
+
+    /// The board with its tiles drawn: `|` and `---` mark tile edges, `X`/`O` are black and
+    /// red marbles, `[X]`/`[O]` the marked last marbles, `.` an empty hole.
+    fn showboard(&self) -> String {
+        let layout = self.game.layout();
+        let position = self.game.position();
+        let (width, height) = (i32::from(layout.width()), i32::from(layout.height()));
+        let tile = |col: i32, row: i32| -> Option<usize> {
+            if (0..width).contains(&col) && (0..height).contains(&row) {
+                layout.tile_index(Cell::new(col as u8, row as u8))
+            } else {
+                None
+            }
+        };
+        let columns: String = (0..width).map(|c| format!("  {} ", Cell::column_letter(c as u8))).collect();
+        let mut text = format!("\n    {}\n", columns.trim_end());
+        for row in (-1..height).rev() {
+            // The edge line below row `row + 1`: dashes where the tiles above and below differ.
+            let mut edge = String::from("    ");
+            for col in 0..=width {
+                let corner = [(col - 1, row), (col, row), (col - 1, row + 1), (col, row + 1)];
+                let ids: Vec<Option<usize>> = corner.iter().map(|&(c, r)| tile(c, r)).collect();
+                let any_hole = ids.iter().any(Option::is_some);
+                let split = ids.iter().any(|t| *t != ids[0]);
+                edge.push(if any_hole && split { '+' } else { ' ' });
+                if col < width {
+                    let (above, below) = (tile(col, row + 1), tile(col, row));
+                    edge.push_str(if above != below { "---" } else { "   " });
+                }
+            }
+            text.push_str(edge.trim_end());
+            text.push('\n');
+            if row < 0 {
+                break;
+            }
+            let mut line = format!("{:>2}  ", row + 1);
+            for col in 0..width {
+                line.push(if tile(col - 1, row) != tile(col, row) { '|' } else { ' ' });
+                let cell = Cell::new(col as u8, row as u8);
+                let glyph = match Color::BOTH.iter().find(|c| position.marbles(**c) & cell.bit() != 0) {
+                    Some(&color) => {
+                        let mark = if color == Color::Black { 'X' } else { 'O' };
+                        if position.last(color) == Some(cell) { format!("[{mark}]") } else { format!(" {mark} ") }
+                    }
+                    None if tile(col, row).is_some() => " . ".into(),
+                    None => "   ".into(),
+                };
+                line.push_str(&glyph);
+            }
+            line.push(if tile(width - 1, row).is_some() { '|' } else { ' ' });
+            text.push_str(&format!("{line}  {}\n", row + 1));
+        }
+        let left = |color: Color| super::rules::MARBLES_PER_PLAYER - position.marbles(color).count_ones();
+        let marker = |color: Color| position.last(color).map_or("none".to_string(), |c| c.to_string());
+        let state = if self.game.is_over() { "game over".to_string() } else { format!("{} to move", self.game.to_move()) };
+        text.push_str(&format!(
+            "Black (X) {} marbles left, marker {}; Red (O) {} left, marker {}; {state}; scoring {}",
+            left(Color::Black),
+            marker(Color::Black),
+            left(Color::Red),
+            marker(Color::Red),
+            self.settings.scoring
+        ));
+        text
+    }
+}
+
+impl Engine for KulamiEngine {
+    fn name(&self) -> String {
+        "hamle".into()
+    }
+
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        KULAMI_COMMANDS.to_vec()
+    }
+
+    fn execute(&mut self, command: &Command, session: &mut Session<'_>) -> Result<String, GtpError> {
+        let parsed = KulamiCommand::parse(command)?;
+        self.run(parsed, session)
+    }
+
+    fn analyze_commands(&self) -> Vec<String> {
+        vec![
+            "string/Final Score/final_score".into(),
+            "string/Position/kulami-position".into(),
+            "string/Layout/kulami-layout".into(),
+            "plist/Legal Moves/gogui-rules_legal_moves".into(),
+        ]
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "hamle {} kulami: layout {}, scoring {}, seed {}, nodes {}",
+            self.version(),
+            self.game.layout(),
+            self.settings.scoring,
+            self.settings.seed,
+            self.settings.nodes
+        )
+    }
+}
+
+impl Settings {
+    /// Settings from the command line's values; `layout` is `default` or a layout text.
+    pub fn from_args(seed: u64, nodes: u64, row_bonus: super::RowBonus, tiles_only: bool, layout: &str) -> Result<Settings, String> {
+        let layout = if layout.eq_ignore_ascii_case("default") {
+            Layout::standard()
+        } else {
+            layout.parse::<Layout>().map_err(|error| format!("invalid layout: {error}"))?
+        };
+        Ok(Settings { seed, nodes, scoring: Scoring { tiles_only, row_bonus }, layout })
+    }
+}

@@ -1,0 +1,561 @@
+//! `hamle mangala`: the Mangala engine on the shared GTP core.
+//!
+//! Commands are parsed into [`MangalaCommand`] first (typed arguments, typed errors),
+//! then run against the set; a command that fails leaves everything as it was.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::db::EndgameDb;
+use super::draw::Draw;
+use super::game::Game;
+use super::notation::{GOGUI_SIZE, ParsePitError};
+use super::rules::{EndRule, MAX_STONES_PER_PIT, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side};
+use super::search::{Limits, Searcher, margin_for};
+use super::set_match::{Match, SetResult, StarterOrder};
+use crate::protocol::{Command, Engine, GtpError, Session, shorten};
+
+/// Nodes a move may search when the command line does not say.
+pub const DEFAULT_NODES: u64 = 2_000_000;
+/// Table entries (as a power of two) when the command line does not say: 64 MiB.
+pub const DEFAULT_TABLE_BITS: u32 = 22;
+
+/// Settings from the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub seed: u64,
+    pub rule: EndRule,
+    pub stones_per_pit: u8,
+    pub order: StarterOrder,
+    /// Nodes per `genmove`.
+    pub nodes: u64,
+    pub table_bits: u32,
+    /// Answer `genmove` with GoGui vertices (`C1`) instead of pit numbers.
+    pub gogui_vertices: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            seed: 0,
+            rule: EndRule::default(),
+            stones_per_pit: STANDARD_STONES_PER_PIT,
+            order: StarterOrder::default(),
+            nodes: DEFAULT_NODES,
+            table_bits: DEFAULT_TABLE_BITS,
+            gogui_vertices: false,
+        }
+    }
+}
+
+/// A Mangala command with its arguments parsed and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MangalaCommand {
+    Boardsize(usize),
+    ClearBoard,
+    Draw(Side),
+    MatchStatus,
+    Rules(Option<EndRule>),
+    Stones(Option<u8>),
+    Play(Side, Pit),
+    Genmove(Side),
+    Undo,
+    Showboard,
+    AllLegal(Side),
+    FinalScore,
+    GetPosition,
+    SetPosition(Position),
+    Solve(Option<u64>),
+    GameId,
+    BoardSize,
+    Board,
+    LegalMoves,
+    SideToMove,
+    FinalResult,
+}
+
+/// The Mangala commands in `list_commands` order.
+pub const MANGALA_COMMANDS: [&str; 21] = [
+    "boardsize",
+    "clear_board",
+    "mangala-draw",
+    "mangala-match",
+    "mangala-rules",
+    "mangala-stones",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "all_legal",
+    "final_score",
+    "get_position",
+    "set_position",
+    "mangala-solve",
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+];
+
+const SIDE_WORDS: &str = "a side (south, s, b, black, north, n, w or white)";
+
+fn parse_side(command: &Command, index: usize) -> Result<Side, GtpError> {
+    command.parse_arg(index, SIDE_WORDS)
+}
+
+fn parse_pit(command: &Command, index: usize, side: Side) -> Result<Pit, GtpError> {
+    let text = command.arg(index)?;
+    Pit::parse_for(text, side).map_err(|error| match error {
+        ParsePitError::Malformed => GtpError::syntax(format!(
+            "expected a pit 1-6 (or a GoGui vertex), got '{}'",
+            shorten(text)
+        )),
+        ParsePitError::OutOfRange => GtpError::syntax(format!(
+            "pit {} is out of range: pits are 1 to 6",
+            shorten(text)
+        )),
+        ParsePitError::NotOnRow => GtpError::syntax(format!(
+            "{} is not a pit of {side}'s row",
+            shorten(text).to_ascii_uppercase()
+        )),
+    })
+}
+
+fn no_args(command: &Command, parsed: MangalaCommand) -> Result<MangalaCommand, GtpError> {
+    command.expect_args(0, "").map(|()| parsed)
+}
+
+impl MangalaCommand {
+    /// Parses `command`; a pit is read for the side named in the command. `total` is the
+    /// set's stone count, which a position must hold.
+    pub fn parse(command: &Command, total: u32) -> Result<MangalaCommand, GtpError> {
+        let c = command;
+        Ok(match c.name.as_str() {
+            "boardsize" => {
+                c.expect_args(1, "<size>")?;
+                let size: usize = c
+                    .parse_arg(0, "a board size")
+                    .map_err(|_| GtpError::UnacceptableSize)?;
+                MangalaCommand::Boardsize(size)
+            }
+            "clear_board" => no_args(c, MangalaCommand::ClearBoard)?,
+            "mangala-draw" => {
+                c.expect_args_between(0, 1, "[hider]")?;
+                match c.args.first() {
+                    Some(_) => MangalaCommand::Draw(parse_side(c, 0)?),
+                    None => MangalaCommand::Draw(Side::South),
+                }
+            }
+            "mangala-match" => no_args(c, MangalaCommand::MatchStatus)?,
+            "mangala-rules" => {
+                c.expect_args_between(0, 1, "[turkish|kalah]")?;
+                match c.args.first() {
+                    Some(text) => MangalaCommand::Rules(Some(
+                        text.parse().map_err(|_| c.usage_error("[turkish|kalah]"))?,
+                    )),
+                    None => MangalaCommand::Rules(None),
+                }
+            }
+            "mangala-stones" => {
+                c.expect_args_between(0, 1, "[stones_per_pit]")?;
+                match c.args.first() {
+                    Some(_) => {
+                        let stones: u8 = c.parse_arg(0, "a number of stones per pit")?;
+                        if stones == 0 || stones > MAX_STONES_PER_PIT {
+                            return Err(GtpError::InvalidNumberOfStones);
+                        }
+                        MangalaCommand::Stones(Some(stones))
+                    }
+                    None => MangalaCommand::Stones(None),
+                }
+            }
+            "play" => {
+                c.expect_args(2, "<side> <pit>")?;
+                let side = parse_side(c, 0)?;
+                MangalaCommand::Play(side, parse_pit(c, 1, side)?)
+            }
+            "genmove" => {
+                c.expect_args(1, "<side>")?;
+                MangalaCommand::Genmove(parse_side(c, 0)?)
+            }
+            "undo" => no_args(c, MangalaCommand::Undo)?,
+            "showboard" => no_args(c, MangalaCommand::Showboard)?,
+            "all_legal" => {
+                c.expect_args(1, "<side>")?;
+                MangalaCommand::AllLegal(parse_side(c, 0)?)
+            }
+            "final_score" => no_args(c, MangalaCommand::FinalScore)?,
+            "get_position" => no_args(c, MangalaCommand::GetPosition)?,
+            "set_position" => {
+                c.expect_args(1, "<position>")?;
+                let position = Position::parse_with_total(c.arg(0)?, total)
+                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
+                MangalaCommand::SetPosition(position)
+            }
+            "mangala-solve" => {
+                c.expect_args_between(0, 1, "[max_nodes]")?;
+                match c.args.first() {
+                    Some(_) => MangalaCommand::Solve(Some(c.parse_arg(0, "a number of nodes")?)),
+                    None => MangalaCommand::Solve(None),
+                }
+            }
+            "gogui-rules_game_id" => no_args(c, MangalaCommand::GameId)?,
+            "gogui-rules_board_size" => no_args(c, MangalaCommand::BoardSize)?,
+            "gogui-rules_board" => no_args(c, MangalaCommand::Board)?,
+            "gogui-rules_legal_moves" => no_args(c, MangalaCommand::LegalMoves)?,
+            "gogui-rules_side_to_move" => no_args(c, MangalaCommand::SideToMove)?,
+            "gogui-rules_final_result" => no_args(c, MangalaCommand::FinalResult)?,
+            _ => return Err(GtpError::UnknownCommand),
+        })
+    }
+}
+
+/// The engine behind `hamle mangala`.
+pub struct MangalaEngine {
+    settings: Settings,
+    rng: ChaCha8Rng,
+    game: Game,
+    set_match: Match,
+    last_draw: Option<Draw>,
+    searcher: Searcher,
+    db: Option<Arc<EndgameDb>>,
+}
+
+impl MangalaEngine {
+    /// A new engine; the first set is started by a draw from the seed. `db` is used when
+    /// it was built for the engine's rules.
+    pub fn new(settings: Settings, db: Option<Arc<EndgameDb>>) -> MangalaEngine {
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+        let draw = Draw::run(Side::South, &mut rng);
+        let starter = draw.starter();
+        let searcher = Searcher::new(settings.rule, settings.table_bits, db.clone());
+        MangalaEngine {
+            game: Game::new(settings.stones_per_pit, settings.rule, starter),
+            set_match: Match::new(starter, settings.order),
+            last_draw: Some(draw),
+            searcher,
+            db,
+            rng,
+            settings,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn set_match(&self) -> &Match {
+        &self.set_match
+    }
+
+    pub fn last_draw(&self) -> Option<Draw> {
+        self.last_draw
+    }
+
+    fn run(&mut self, command: MangalaCommand, session: &Session<'_>) -> Result<String, GtpError> {
+        match command {
+            MangalaCommand::Boardsize(size) => {
+                if size != GOGUI_SIZE {
+                    return Err(GtpError::UnacceptableSize);
+                }
+                self.new_set();
+                Ok(String::new())
+            }
+            MangalaCommand::ClearBoard => {
+                self.new_set();
+                Ok(String::new())
+            }
+            MangalaCommand::Draw(hider) => {
+                let draw = Draw::run(hider, &mut self.rng);
+                self.last_draw = Some(draw);
+                self.set_match = Match::new(draw.starter(), self.settings.order);
+                self.game = self.fresh_game(draw.starter());
+                Ok(draw.to_string())
+            }
+            MangalaCommand::MatchStatus => Ok(self.set_match.to_string()),
+            MangalaCommand::Rules(None) => Ok(self.settings.rule.to_string()),
+            MangalaCommand::Rules(Some(rule)) => {
+                if rule != self.settings.rule {
+                    self.settings.rule = rule;
+                    self.searcher =
+                        Searcher::new(rule, self.settings.table_bits, self.db.clone());
+                    self.restart_set();
+                }
+                Ok(String::new())
+            }
+            MangalaCommand::Stones(None) => Ok(self.settings.stones_per_pit.to_string()),
+            MangalaCommand::Stones(Some(stones)) => {
+                self.settings.stones_per_pit = stones;
+                self.restart_set();
+                Ok(String::new())
+            }
+            MangalaCommand::Play(side, pit) => {
+                self.game.play(side, pit).map_err(|reason| {
+                    tracing::warn!("play {side} {pit}: illegal ({reason})");
+                    GtpError::IllegalMove
+                })?;
+                Ok(String::new())
+            }
+            MangalaCommand::Genmove(side) => self.genmove(side, session),
+            MangalaCommand::Undo => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err(GtpError::CannotUndo)
+                }
+            }
+            MangalaCommand::Showboard => Ok(self.showboard()),
+            MangalaCommand::AllLegal(side) => {
+                let position = self.game.position();
+                if side != position.to_move() {
+                    return Ok(String::new());
+                }
+                Ok(join(position.legal_moves().map(|p| p.to_string())))
+            }
+            MangalaCommand::FinalScore => {
+                let position = self.game.position();
+                if !position.is_over() {
+                    return Err(GtpError::CannotScore);
+                }
+                Ok(score_text(position))
+            }
+            MangalaCommand::GetPosition => Ok(self.game.position().to_string()),
+            MangalaCommand::SetPosition(position) => {
+                self.game = Game::from_position(position, self.settings.stones_per_pit, self.settings.rule)
+                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
+                Ok(String::new())
+            }
+            MangalaCommand::Solve(max_nodes) => self.solve(max_nodes, session),
+            MangalaCommand::GameId => Ok("Mangala".into()),
+            MangalaCommand::BoardSize => Ok(GOGUI_SIZE.to_string()),
+            MangalaCommand::Board => Ok(self.gogui_board()),
+            MangalaCommand::LegalMoves => {
+                let position = self.game.position();
+                let side = position.to_move();
+                Ok(join(position.legal_moves().map(|p| p.gogui_vertex(side))))
+            }
+            MangalaCommand::SideToMove => Ok(self.game.to_move().gogui_color().into()),
+            MangalaCommand::FinalResult => {
+                let position = self.game.position();
+                Ok(match (position.is_over(), position.winner()) {
+                    (false, _) => "unknown",
+                    (true, Some(side)) => side.gogui_color(),
+                    (true, None) => "draw",
+                }
+                .into())
+            }
+        }
+    }
+
+    fn fresh_game(&self, starter: Side) -> Game {
+        Game::new(self.settings.stones_per_pit, self.settings.rule, starter)
+    }
+
+    /// A new set of the match: a finished set is recorded first; after the fifth set a
+    /// new match begins with the same first starter.
+    fn new_set(&mut self) {
+        let position = *self.game.position();
+        if position.is_over() && self.game.moves().len() > 0 {
+            let result = match position.winner() {
+                Some(side) => SetResult::Won(side),
+                None => SetResult::Drawn,
+            };
+            self.set_match.record(result);
+        }
+        if self.set_match.is_over() {
+            self.set_match = Match::new(self.set_match.first_starter(), self.settings.order);
+        }
+        let starter = self.set_match.starter_of(self.set_match.current_set());
+        self.game = self.fresh_game(starter);
+    }
+
+    /// The current set again from its start, after a change of rules or set size.
+    fn restart_set(&mut self) {
+        let starter = self.set_match.starter_of(self.set_match.current_set());
+        self.game = self.fresh_game(starter);
+    }
+
+    fn genmove(&mut self, side: Side, session: &Session<'_>) -> Result<String, GtpError> {
+        let position = *self.game.position();
+        if position.is_over() {
+            return Err(GtpError::other("the set is over"));
+        }
+        if side != position.to_move() {
+            return Err(GtpError::other(format!(
+                "it is {}'s turn, not {side}'s",
+                position.to_move()
+            )));
+        }
+        let start = Instant::now();
+        let limits = Limits {
+            nodes: Some(self.settings.nodes.max(1)),
+            ..Limits::default()
+        };
+        let signals = session.signals();
+        let stop = || signals.interrupted();
+        let result = self.searcher.search(&position, limits, &stop);
+        let pit = result
+            .best
+            .ok_or_else(|| GtpError::other("internal error: no move found"))?;
+        tracing::info!(
+            "genmove {side}: pit {pit}, value {:+}{} at depth {} after {} nodes in {:.2}s",
+            result.value,
+            if result.proved { " (proved)" } else { "" },
+            result.depth,
+            result.nodes,
+            start.elapsed().as_secs_f64()
+        );
+        self.game.play(side, pit).map_err(|reason| {
+            GtpError::other(format!("internal error: the search chose pit {pit} ({reason})"))
+        })?;
+        Ok(if self.settings.gogui_vertices {
+            pit.gogui_vertex(side)
+        } else {
+            pit.to_string()
+        })
+    }
+
+    fn solve(&mut self, max_nodes: Option<u64>, session: &Session<'_>) -> Result<String, GtpError> {
+        let position = *self.game.position();
+        let limits = Limits {
+            nodes: max_nodes,
+            ..Limits::default()
+        };
+        let signals = session.signals();
+        let stop = || signals.interrupted();
+        let solution = self.searcher.solve(&position, limits, &stop, &mut |_, _, _| {});
+        let mover = position.to_move();
+        let best = solution.best.map_or_else(|| "none".to_owned(), |p| p.to_string());
+        Ok(match solution.exact() {
+            Some(gain) => format!(
+                "exact {mover} {:+} best {best} nodes {}",
+                margin_for(&position, gain, mover),
+                solution.nodes
+            ),
+            None => format!(
+                "bounds {mover} {:+} {:+} nodes {}",
+                margin_for(&position, solution.lower, mover),
+                margin_for(&position, solution.upper, mover),
+                solution.nodes
+            ),
+        })
+    }
+
+    fn showboard(&self) -> String {
+        let position = self.game.position();
+        let row = |side: Side, pits: &mut dyn Iterator<Item = Pit>| -> String {
+            pits.map(|p| format!("{:>3}", position.pit(side, p))).collect()
+        };
+        let north_numbers: String = Pit::ALL.iter().rev().map(|p| format!("{:>3}", p.number())).collect();
+        let south_numbers: String = Pit::ALL.iter().map(|p| format!("{:>3}", p.number())).collect();
+        let mut text = String::from("\n");
+        text.push_str(&format!("north  {north_numbers}\n"));
+        text.push_str(&format!("      ({} )\n", row(Side::North, &mut Pit::ALL.into_iter().rev())));
+        text.push_str(&format!(
+            "  {:>3}{}{:>3}\n",
+            position.store(Side::North),
+            " ".repeat(3 * PITS + 4),
+            position.store(Side::South)
+        ));
+        text.push_str(&format!("      ({} )\n", row(Side::South, &mut Pit::ALL.into_iter())));
+        text.push_str(&format!("south  {south_numbers}\n"));
+        let status = if position.is_over() {
+            format!("set over: {}", score_text(position))
+        } else {
+            format!("{} to move", position.to_move())
+        };
+        text.push_str(&format!(
+            "stores: north {} (left), south {} (right); {status}; rules {}; set {} of 5",
+            position.store(Side::North),
+            position.store(Side::South),
+            self.settings.rule,
+            self.set_match.current_set()
+        ));
+        text
+    }
+
+    /// GoGui's board: row 1 is South's row, row 6 North's; each pit shows a bar of up to
+    /// three stones growing toward the middle (exact counts are in `showboard`).
+    fn gogui_board(&self) -> String {
+        let position = self.game.position();
+        let mut grid = [['.'; GOGUI_SIZE]; GOGUI_SIZE];
+        for pit in Pit::ALL {
+            let south = usize::from(position.pit(Side::South, pit).min(3));
+            for height in 0..south {
+                grid[height][pit.offset()] = 'X';
+            }
+            let north = usize::from(position.pit(Side::North, pit).min(3));
+            let column = PITS - 1 - pit.offset();
+            for height in 0..north {
+                grid[GOGUI_SIZE - 1 - height][column] = 'O';
+            }
+        }
+        let rows: Vec<String> = grid
+            .iter()
+            .rev()
+            .map(|row| row.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
+            .collect();
+        format!("\n{}", rows.join("\n"))
+    }
+}
+
+/// `S+6`, `N+2` or `0`, from the final stores.
+pub fn score_text(position: &Position) -> String {
+    match position.store_difference(Side::South) {
+        0 => "0".into(),
+        d if d > 0 => format!("S+{d}"),
+        d => format!("N+{}", -d),
+    }
+}
+
+fn join(items: impl Iterator<Item = String>) -> String {
+    items.collect::<Vec<_>>().join(" ")
+}
+
+impl Engine for MangalaEngine {
+    fn name(&self) -> String {
+        "hamle".into()
+    }
+
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        MANGALA_COMMANDS.to_vec()
+    }
+
+    fn execute(&mut self, command: &Command, session: &mut Session<'_>) -> Result<String, GtpError> {
+        let parsed = MangalaCommand::parse(command, self.game.total_stones())?;
+        self.run(parsed, session)
+    }
+
+    fn analyze_commands(&self) -> Vec<String> {
+        vec![
+            "string/Board/showboard".into(),
+            "string/Position/get_position".into(),
+            "string/Solve/mangala-solve 2000000".into(),
+            "string/Match/mangala-match".into(),
+        ]
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "hamle {} mangala: rules {}, stones per pit {}, seed {}, nodes {}, starters {:?}, database {}",
+            self.version(),
+            self.settings.rule,
+            self.settings.stones_per_pit,
+            self.settings.seed,
+            self.settings.nodes,
+            self.settings.order,
+            self.searcher
+                .db_stones()
+                .map_or_else(|| "none".to_owned(), |n| format!("to {n} stones")),
+        )
+    }
+}

@@ -1,0 +1,491 @@
+//! The player and the solver: alpha-beta over exact stone differences with a
+//! transposition table, endgame databases at the leaves and iterative deepening.
+//!
+//! Values are the mover's *future gain*: the mover's final store minus the opponent's,
+//! less the difference already banked. Stores do not change what is still to win, so a
+//! value belongs to the pits and the side to move alone, which keys the table exactly
+//! (no hash collisions can corrupt a proof) and lets one database entry serve every
+//! store split.
+//!
+//! A result is *proved* when no leaf under it was cut by the depth limit and no table
+//! entry it used was a depth-limited estimate; proved bounds are kept for every depth.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::db::EndgameDb;
+use super::rules::{EndRule, Landing, PITS, Pit, Position, Side};
+
+/// The table depth of an entry that holds a proved bound, good at any depth.
+const PROVED: u8 = u8::MAX;
+/// The deepest nominal search: deeper than any real set, so a search to it that still
+/// hits the limit is reported as unproved rather than wrong.
+pub const MAX_DEPTH: u8 = PROVED - 1;
+
+/// One table slot: 12 pits of 6 bits and the mover, packed exactly.
+#[derive(Copy, Clone, Debug, Default)]
+struct Entry {
+    key_low: u64,
+    key_high: u16,
+    lower: i8,
+    upper: i8,
+    depth: u8,
+    best: u8,
+    used: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Key {
+    low: u64,
+    high: u16,
+}
+
+fn key_of(position: &Position) -> Key {
+    let cells = position.cells();
+    let mut low = 0u64;
+    for (i, &cell) in [0, 1, 2, 3, 4, 5, 7, 8, 9, 10].iter().enumerate() {
+        low |= u64::from(cells[cell]) << (6 * i);
+    }
+    low |= (position.to_move().index() as u64) << 60;
+    let high = u16::from(cells[11]) | (u16::from(cells[12]) << 6);
+    Key { low, high }
+}
+
+/// A two-way set-associative table: slot 0 keeps the deeper entry, slot 1 the newest.
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of `2^bits` entries (16 bytes each).
+    pub fn new(bits: u32) -> Table {
+        let len = 1usize << bits.clamp(2, 34);
+        Table {
+            entries: vec![Entry::default(); len],
+            mask: len / 2 - 1,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    fn bucket(&self, key: Key) -> usize {
+        let mixed = (key.low ^ (u64::from(key.high) << 47).rotate_left(13))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((mixed >> 20) as usize & self.mask) * 2
+    }
+
+    fn probe(&self, key: Key) -> Option<Entry> {
+        let at = self.bucket(key);
+        self.entries[at..at + 2]
+            .iter()
+            .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
+            .copied()
+    }
+
+    fn store(&mut self, key: Key, lower: i32, upper: i32, depth: u8, best: u8) {
+        let entry = Entry {
+            key_low: key.low,
+            key_high: key.high,
+            lower: lower as i8,
+            upper: upper as i8,
+            depth,
+            best,
+            used: true,
+        };
+        let at = self.bucket(key);
+        let same = |e: &Entry| e.used && e.key_low == key.low && e.key_high == key.high;
+        for slot in [at, at + 1] {
+            let old = self.entries[slot];
+            if !same(&old) {
+                continue;
+            }
+            if old.depth == PROVED && depth == PROVED {
+                // Two proofs about one position: keep both bounds.
+                self.entries[slot] = Entry {
+                    lower: entry.lower.max(old.lower),
+                    upper: entry.upper.min(old.upper),
+                    ..entry
+                };
+            } else if depth >= old.depth {
+                self.entries[slot] = entry;
+            }
+            return;
+        }
+        if depth < self.entries[at].depth {
+            self.entries[at + 1] = entry;
+        } else {
+            self.entries[at + 1] = self.entries[at];
+            self.entries[at] = entry;
+        }
+    }
+}
+
+/// When a search must stop.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Limits {
+    pub nodes: Option<u64>,
+    pub deadline: Option<Instant>,
+    /// Deepest iteration; `None` goes on until the value is proved.
+    pub depth: Option<u8>,
+}
+
+/// What a search found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best pit found; `None` only when the set is over.
+    pub best: Option<Pit>,
+    /// The mover's future gain (exact when `proved`).
+    pub value: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u8,
+    pub proved: bool,
+    pub nodes: u64,
+}
+
+/// A child of a node, made once and kept for ordering.
+#[derive(Copy, Clone)]
+struct Child {
+    pit: Pit,
+    position: Position,
+    gain: i32,
+    same_mover: bool,
+    order: i32,
+}
+
+/// The searcher: the table persists between searches (it only holds facts about
+/// positions), the counters are per search.
+pub struct Searcher {
+    rule: EndRule,
+    table: Table,
+    db: Option<Arc<EndgameDb>>,
+    nodes: u64,
+    unproved: u64,
+    limits: Limits,
+    aborted: bool,
+}
+
+/// A stop condition for searches that run to their limits.
+pub fn never() -> bool {
+    false
+}
+
+impl Searcher {
+    /// A searcher for `rule` with a table of `2^table_bits` entries; a database for
+    /// other rules is ignored.
+    pub fn new(rule: EndRule, table_bits: u32, db: Option<Arc<EndgameDb>>) -> Searcher {
+        let db = db.filter(|db| db.rule() == rule);
+        Searcher {
+            rule,
+            table: Table::new(table_bits),
+            db,
+            nodes: 0,
+            unproved: 0,
+            limits: Limits::default(),
+            aborted: false,
+        }
+    }
+
+    pub fn rule(&self) -> EndRule {
+        self.rule
+    }
+
+    pub fn table(&mut self) -> &mut Table {
+        &mut self.table
+    }
+
+    pub fn db_stones(&self) -> Option<u32> {
+        self.db.as_deref().map(EndgameDb::max_stones)
+    }
+
+    /// Iterative deepening from depth 1 until the value is proved or a limit is hit;
+    /// the answer is the deepest completed iteration's.
+    /// `stop` is asked every few thousand nodes.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        stop: &dyn Fn() -> bool,
+    ) -> SearchResult {
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits = limits;
+        let mut result = SearchResult {
+            best: position.legal_moves().next(),
+            value: 0,
+            depth: 0,
+            proved: position.is_over(),
+            nodes: 0,
+        };
+        if position.is_over() {
+            return result;
+        }
+        let last = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+        for depth in 1..=last {
+            let before = self.unproved;
+            let Some((value, best)) = self.root(position, depth, stop) else {
+                break;
+            };
+            result.best = Some(best);
+            result.value = value;
+            result.depth = depth;
+            result.proved = self.unproved == before;
+            tracing::debug!(depth, value, best = best.number(), nodes = self.nodes, "iteration");
+            if result.proved {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The exact value of `position` by MTD(f) null-window searches without a depth limit,
+    /// started from a shallow iterative-deepening guess. `progress` hears each proved bound.
+    pub fn solve(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        stop: &dyn Fn() -> bool,
+        progress: &mut dyn FnMut(i32, i32, u64),
+    ) -> Solution {
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits = limits;
+        let board = position.board_stones() as i32;
+        let mut lower = -board;
+        let mut upper = board;
+        if position.is_over() {
+            return Solution { lower: 0, upper: 0, best: None, nodes: 0 };
+        }
+        let guess_depth = limits.depth.unwrap_or(12);
+        let mut guess = 0;
+        let mut best = position.legal_moves().next();
+        for depth in 1..=guess_depth {
+            match self.root(position, depth, stop) {
+                Some((value, pit)) => {
+                    guess = value;
+                    best = Some(pit);
+                }
+                None => break,
+            }
+        }
+        while lower < upper && !self.aborted {
+            let beta = guess.clamp(lower + 1, upper);
+            let before = self.unproved;
+            let value = self.node(position, MAX_DEPTH, beta - 1, beta, stop);
+            if self.aborted || self.unproved != before {
+                break;
+            }
+            if value >= beta {
+                lower = value;
+            } else {
+                upper = value;
+            }
+            guess = value;
+            progress(lower, upper, self.nodes);
+        }
+        if lower == upper {
+            if let Some(entry) = self.table.probe(key_of(position)) {
+                best = Pit::new(entry.best).or(best);
+            }
+        }
+        Solution { lower, upper, best, nodes: self.nodes }
+    }
+
+    fn root(
+        &mut self,
+        position: &Position,
+        depth: u8,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(i32, Pit)> {
+        let value = self.node(position, depth, -64, 64, stop);
+        if self.aborted {
+            return None;
+        }
+        let entry = self.table.probe(key_of(position))?;
+        Some((value, Pit::new(entry.best)?))
+    }
+
+    fn over_budget(&mut self, stop: &dyn Fn() -> bool) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
+            self.aborted = true;
+        } else if self.nodes % 4096 == 0
+            && (stop() || self.limits.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Fail-soft alpha-beta; the root's best pit is left in the table.
+    fn node(
+        &mut self,
+        position: &Position,
+        depth: u8,
+        mut alpha: i32,
+        mut beta: i32,
+        stop: &dyn Fn() -> bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.over_budget(stop) {
+            return 0;
+        }
+        let board = position.board_stones() as i32;
+        if board == 0 {
+            return 0;
+        }
+        if let Some(db) = &self.db {
+            if let Some(value) = db.value(position) {
+                return i32::from(value);
+            }
+        }
+        // Nobody can win more than what is left on the board.
+        if alpha >= board {
+            return board;
+        }
+        if beta <= -board {
+            return -board;
+        }
+        let key = key_of(position);
+        let mut table_best = 0;
+        if let Some(entry) = self.table.probe(key) {
+            table_best = entry.best;
+            if entry.depth >= depth {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                let cut = if lower >= beta {
+                    Some(lower)
+                } else if upper <= alpha || lower == upper {
+                    Some(upper)
+                } else {
+                    None
+                };
+                if let Some(value) = cut {
+                    if entry.depth != PROVED {
+                        self.unproved += 1;
+                    }
+                    return value;
+                }
+                if entry.depth != PROVED {
+                    self.unproved += 1;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+        }
+        if depth == 0 {
+            self.unproved += 1;
+            return 0;
+        }
+        let unproved_before = self.unproved;
+        let (alpha_in, beta_in) = (alpha, beta);
+        let mut children = [None::<Child>; PITS];
+        let mover = position.to_move();
+        let banked = position.store_difference(mover);
+        for pit in position.legal_moves() {
+            let (next, landing) = position.play_unchecked(pit, self.rule);
+            let gain = next.store_difference(mover) - banked;
+            let same_mover = next.to_move() == mover;
+            let order = if pit.number() == table_best {
+                1000
+            } else {
+                match landing {
+                    Landing::Store => 500 + i32::from(pit.number()),
+                    Landing::EvenCapture { .. } | Landing::EmptyPitCapture { .. } => 100 + gain,
+                    Landing::Quiet => i32::from(pit.number()),
+                }
+            };
+            children[pit.offset()] = Some(Child {
+                pit,
+                position: next,
+                gain,
+                same_mover,
+                order,
+            });
+        }
+        // Best first: insertion sort of at most six.
+        let mut ordered = [None::<Child>; PITS];
+        let mut count = 0;
+        for child in children.into_iter().flatten() {
+            let mut at = count;
+            while at > 0 && ordered[at - 1].is_some_and(|c: Child| c.order < child.order) {
+                ordered[at] = ordered[at - 1];
+                at -= 1;
+            }
+            ordered[at] = Some(child);
+            count += 1;
+        }
+        let mut best_value = i32::MIN;
+        let mut best_pit = 0;
+        for child in ordered.into_iter().flatten() {
+            let value = if child.same_mover {
+                child.gain
+                    + self.node(
+                        &child.position,
+                        depth - 1,
+                        alpha - child.gain,
+                        beta - child.gain,
+                        stop,
+                    )
+            } else {
+                child.gain
+                    - self.node(
+                        &child.position,
+                        depth - 1,
+                        child.gain - beta,
+                        child.gain - alpha,
+                        stop,
+                    )
+            };
+            if self.aborted {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                best_pit = child.pit.number();
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let lower = if best_value > alpha_in { best_value } else { -board };
+        let upper = if best_value < beta_in { best_value } else { board };
+        let stored_depth = if self.unproved == unproved_before { PROVED } else { depth };
+        self.table.store(key, lower.max(-board), upper.min(board), stored_depth, best_pit);
+        best_value
+    }
+}
+
+/// A solver's answer: proved bounds on the mover's future gain (equal when solved).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub lower: i32,
+    pub upper: i32,
+    pub best: Option<Pit>,
+    pub nodes: u64,
+}
+
+impl Solution {
+    pub fn exact(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+}
+
+/// Whose view a value is in, for reports: a future gain of the mover as the final
+/// margin of `side`.
+pub fn margin_for(position: &Position, mover_gain: i32, side: Side) -> i32 {
+    let mover = position.to_move();
+    let final_for_mover = position.store_difference(mover) + mover_gain;
+    if side == mover { final_for_mover } else { -final_for_mover }
+}

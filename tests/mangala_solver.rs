@@ -1,0 +1,168 @@
+//! The solver against brute force: the exact values of the small sets (1 and 2 stones
+//! a pit, both end rules) by plain minimax over whole positions, compared with the
+//! alpha-beta solver, the iterative-deepening player and the endgame databases.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use hamle::mangala::db::EndgameDb;
+use hamle::mangala::search::{Limits, Searcher, margin_for, never};
+use hamle::mangala::{EndRule, Position, Side};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The mover's best final margin still to gain, by plain minimax without pruning,
+/// memoised on the pits and the mover (the rules never look at the stores, so what is
+/// still to win does not depend on them).
+fn brute_gain(position: &Position, rule: EndRule, memo: &mut HashMap<Position, i32>) -> i32 {
+    if position.is_over() {
+        return 0;
+    }
+    let key = strip_stores(position);
+    if let Some(&value) = memo.get(&key) {
+        return value;
+    }
+    let mover = position.to_move();
+    let banked = position.store_difference(mover);
+    let mut best = i32::MIN;
+    for pit in position.legal_moves() {
+        let (next, _) = position.play_unchecked(pit, rule);
+        let gain = next.store_difference(mover) - banked;
+        let rest = brute_gain(&next, rule, memo);
+        let value = if next.to_move() == mover { gain + rest } else { gain - rest };
+        best = best.max(value);
+    }
+    memo.insert(key, best);
+    best
+}
+
+/// The position with both stores moved into... nothing: a key for the pits and mover.
+fn strip_stores(position: &Position) -> Position {
+    let text = position.to_string();
+    let (south, rest) = text.split_once('/').expect("three parts");
+    let (north, side) = rest.split_once('/').expect("three parts");
+    let zero = |half: &str| {
+        let (pits, _) = half.rsplit_once(',').expect("seven counts");
+        format!("{pits},0")
+    };
+    format!("{}/{}/{side}", zero(south), zero(north))
+        .parse()
+        .expect("a position without stores")
+}
+
+/// South's final store minus North's under perfect play.
+fn brute(position: &Position, rule: EndRule, memo: &mut HashMap<Position, i32>) -> i32 {
+    let gain = brute_gain(position, rule, memo);
+    margin_for(position, gain, Side::South)
+}
+
+fn south_margin_by_solver(position: &Position, rule: EndRule, db: Option<Arc<EndgameDb>>) -> i32 {
+    let mut searcher = Searcher::new(rule, 16, db);
+    let solution = searcher.solve(position, Limits::default(), &never, &mut |_, _, _| {});
+    let gain = solution.exact().expect("no limits: solved");
+    margin_for(position, gain, Side::South)
+}
+
+fn south_margin_by_player(position: &Position, rule: EndRule) -> i32 {
+    let mut searcher = Searcher::new(rule, 16, None);
+    let result = searcher.search(position, Limits::default(), &never);
+    assert!(result.proved, "unlimited search proves its value");
+    // The chosen move must be as good as the value it claims.
+    let best = result.best.expect("a move");
+    let (next, _) = position.play_unchecked(best, rule);
+    let mut memo = HashMap::new();
+    let after = brute(&next, rule, &mut memo);
+    let claimed = margin_for(position, result.value, Side::South);
+    assert_eq!(after, claimed, "the chosen pit {best} achieves the value");
+    claimed
+}
+
+#[test]
+fn small_sets_match_brute_force() {
+    for stones in [1u8, 2] {
+        for rule in [EndRule::EmptierTakesAll, EndRule::EachKeepsOwn] {
+            for starter in Side::BOTH {
+                let start = Position::start(stones, starter);
+                let mut memo = HashMap::new();
+                let exact = brute(&start, rule, &mut memo);
+                assert_eq!(south_margin_by_solver(&start, rule, None), exact);
+                assert_eq!(south_margin_by_player(&start, rule), exact);
+                let db = Arc::new(EndgameDb::build(rule, 8, &mut |_, _| {}));
+                assert_eq!(south_margin_by_solver(&start, rule, Some(db)), exact);
+                println!(
+                    "{stones} a pit, {rule} rules, {starter} starts: South's margin {exact:+} ({} positions)",
+                    memo.len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_board_is_symmetric() {
+    for rule in [EndRule::EmptierTakesAll, EndRule::EachKeepsOwn] {
+        let south = brute(&Position::start(2, Side::South), rule, &mut HashMap::new());
+        let north = brute(&Position::start(2, Side::North), rule, &mut HashMap::new());
+        assert_eq!(south, -north, "{rule}: the starter's margin does not depend on the chair");
+    }
+}
+
+/// Random positions with few stones in the pits and stones in the stores.
+fn random_endgame(rng: &mut ChaCha8Rng, board: u32) -> Position {
+    loop {
+        let mut cells = [0u8; 14];
+        for _ in 0..board {
+            let pit = *[0usize, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
+                .choose(rng)
+                .expect("pits");
+            cells[pit] += 1;
+        }
+        cells[6] = rng.random_range(0..20);
+        cells[13] = rng.random_range(0..20);
+        let side = if rng.random_bool(0.5) { "s" } else { "n" };
+        let text = format!(
+            "{}/{}/{side}",
+            cells[..7].iter().map(u8::to_string).collect::<Vec<_>>().join(","),
+            cells[7..].iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+        );
+        if let Ok(position) = text.parse::<Position>() {
+            return position;
+        }
+    }
+}
+
+#[test]
+fn endgame_database_values_are_exact() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for rule in [EndRule::EmptierTakesAll, EndRule::EachKeepsOwn] {
+        let db = EndgameDb::build(rule, 9, &mut |_, _| {});
+        assert_eq!(db.max_stones(), 9);
+        let mut memo = HashMap::new();
+        for _ in 0..400 {
+            let board = rng.random_range(1..=9);
+            let position = random_endgame(&mut rng, board);
+            let exact = brute(&position, rule, &mut memo);
+            let gain = i32::from(db.value(&position).expect("within the database"));
+            assert_eq!(
+                margin_for(&position, gain, Side::South),
+                exact,
+                "{rule} {position}"
+            );
+        }
+        assert!(db.value(&random_endgame(&mut rng, 10)).is_none());
+    }
+}
+
+#[test]
+fn searches_with_and_without_database_agree_on_larger_endgames() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let rule = EndRule::EmptierTakesAll;
+    let db = Arc::new(EndgameDb::build(rule, 10, &mut |_, _| {}));
+    for _ in 0..30 {
+        let position = random_endgame(&mut rng, 16);
+        let plain = south_margin_by_solver(&position, rule, None);
+        let with_db = south_margin_by_solver(&position, rule, Some(Arc::clone(&db)));
+        assert_eq!(plain, with_db, "{position}");
+    }
+}

@@ -896,14 +896,6 @@ enum Generate {
 }
 
 impl Engine for GoEngine {
-    fn name(&self) -> String {
-        "hamle".into()
-    }
-
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").into()
-    }
-
     fn commands(&self) -> Vec<&'static str> {
         GO_COMMANDS.to_vec()
     }

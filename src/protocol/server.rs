@@ -10,11 +10,15 @@ use super::input::{Input, Signals, spawn_reader};
 /// What a game implements to be served over GTP. The core answers the commands every
 /// engine shares (see [`CORE_COMMANDS`]) and hands every other command to [`Engine::execute`].
 pub trait Engine {
-    /// The answer to `name`.
-    fn name(&self) -> String;
+    /// The answer to `name`: every hamle engine is `hamle`, whatever the game.
+    fn name(&self) -> String {
+        "hamle".into()
+    }
 
-    /// The answer to `version`.
-    fn version(&self) -> String;
+    /// The answer to `version`: the crate's version.
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
 
     /// The game's own commands, in the order `list_commands` shows them.
     fn commands(&self) -> Vec<&'static str>;

@@ -5,6 +5,19 @@
 //! (superko); [`search`] returns a decision with its statistics. Superko below the root
 //! is ignored for speed (the tree and the playouts know only simple ko).
 //!
+//! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
+//!   visits (`Params::expand_after`), each child starting with virtual
+//!   visits from heuristics (captures, escapes, self-atari, lines on an open board).
+//!   Children are chosen by their mean blended with the AMAF (RAVE) mean.
+//! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
+//!   shapes (`patterns.rs`), else play a random move that is legal, not in an own eye
+//!   and not a self-atari of two or more stones; they are counted by area (Tromp–Taylor)
+//!   with komi, a win scoring 1.
+//! - Rewards are area counts whatever the rules: territory scoring differs by a point or
+//!   two at most in practice, and area counting needs no dead-stone agreement.
+//! - [`search`] then guards the decision: pass only when passing wins as the board
+//!   stands, resign only when lost by a sizeable search and not early (see `decide`).
+//!
 //! Determinism: every random choice comes from generators seeded with
 //! [`SearchRequest::seed`] (tree `i` of a multi-threaded search uses `seed + i`), so a
 //! search limited by playouts alone gives the same result for the same (seed, threads,
@@ -19,7 +32,7 @@ use std::time::Instant;
 
 use super::board::{Board, MAX_POINTS, Point};
 use super::color::Color;
-use super::rules::Rules;
+use super::rules::{Rules, Scoring};
 use super::score::Ownership;
 
 use playout::{Amaf, Playout, Scorer, Turn};
@@ -343,6 +356,21 @@ fn my_margin(board: &Board, color: Color, komi: f32, dead: &[Point]) -> f32 {
     }
 }
 
+/// True when nearly every empty point lies in a region bordered by one colour only:
+/// what is left are a few neutral points (dame), so the game is about over.
+fn is_settled(board: &Board) -> bool {
+    let own = Ownership::new(board, &[]);
+    let neutral = board
+        .empty_points()
+        .iter()
+        .filter(|&&p| own.owner(p).is_none())
+        .count();
+    neutral <= (board.area() / MAX_DAME_FRACTION).max(2)
+}
+
+/// A position is settled with at most area / this many neutral empty points.
+const MAX_DAME_FRACTION: usize = 25;
+
 /// Stones the playouts find dead, judged against `me`: own stones already when the
 /// opponent owns their point more often than not by [`DEAD_OWN`], the opponent's only
 /// beyond [`DEAD_OPPONENT`]. A margin counted with them off is what a counting phase
@@ -408,7 +436,12 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
     let Some(best_play) = best_play else {
         return result(Decision::Pass, pass);
     };
-    let wins_by_passing = tt_margin > 0.0 && estimated_margin > 0.0;
+    // Under area scoring the game may be counted as it stands (Tromp–Taylor, as
+    // unattended ladders do) or after removing dead stones: passing must win both ways.
+    // Territory scoring always removes dead stones, and there the moves that make the
+    // count provable (capturing dead stones inside one's own area) cost a point each.
+    let wins_by_passing =
+        estimated_margin > 0.0 && (request.rules.scoring == Scoring::Territory || tt_margin > 0.0);
     if request.opponent_passed && wins_by_passing && !(request.cleanup && opponent_dead) {
         // Passing ends the game here, and it is won however the dead stones are judged.
         return SearchResult {
@@ -432,14 +465,16 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
         return result(Decision::Resign, Some(best));
     }
 
-    // Passing first: only when it wins as the board stands and the search finds no
-    // move better than it (at the end, moves inside one's own area tie with a pass).
+    // Passing first: only in a settled position that passing wins as it stands, and
+    // when the search finds no move better (at the end, moves inside one's own area
+    // tie with a pass). Earlier, a pass's few visits make its win rate too noisy to
+    // compare, and Tromp–Taylor counts on an open board mean nothing.
     let pass_visits = pass.map_or(0, |m| m.visits);
     if wins_by_passing
-        && (best.mv.is_none() || pass_visits >= u64::from(tree::ROOT_PASS_VISITS))
-        && pass_visits > 0
+        && pass_visits >= u64::from(tree::ROOT_PASS_VISITS)
         && pass_rate >= best_play.win_rate
         && !(request.cleanup && opponent_dead)
+        && is_settled(board)
     {
         return result(Decision::Pass, pass);
     }

@@ -268,6 +268,16 @@ pub(crate) struct Playout {
     tactics_chance: u32,
     /// Probability (out of 256) of looking for a shape reply around the last move.
     pattern_chance: u32,
+    /// Mercy rule: stop once one side has this many more stones than the other (0:
+    /// never). The rest of such a playout cannot change its winner, only its cost.
+    pub(crate) mercy: u32,
+}
+
+/// How many more stones the side with more has.
+fn stone_lead(board: &Board) -> u32 {
+    board
+        .stone_count(Color::Black)
+        .abs_diff(board.stone_count(Color::White)) as u32
 }
 
 impl Playout {
@@ -278,6 +288,7 @@ impl Playout {
             suicide_allowed,
             tactics_chance: params.tactics_chance,
             pattern_chance: params.pattern_chance,
+            mercy: 0,
         }
     }
 
@@ -314,6 +325,9 @@ impl Playout {
             color = color.opponent();
             ply += 1;
             moves += 1;
+            if self.mercy > 0 && stone_lead(board) > self.mercy {
+                break;
+            }
         }
         moves
     }
@@ -453,6 +467,103 @@ impl Playout {
             && short_of_liberties(board, color, l).is_none()
         {
             self.candidates.push(l);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::score::Ownership;
+    use crate::go::vertex::Vertex;
+
+    fn pt(board: &Board, s: &str) -> Point {
+        board.point(s.parse::<Vertex>().expect("test vertex"))
+    }
+
+    #[test]
+    fn rng_stays_in_range_and_depends_on_the_seed() {
+        let mut a = FastRng::from_seed(1);
+        let mut b = FastRng::from_seed(2);
+        assert!((0..1000).all(|_| a.below(7) < 7));
+        assert_ne!(a.next_u64(), b.next_u64());
+        assert!(!(0..100).any(|_| a.chance(0)));
+        assert!((0..100).all(|_| a.chance(256)));
+    }
+
+    #[test]
+    fn self_atari_of_two_stones_is_bad_of_one_is_not() {
+        // Black B1 next to the corner, White A2 and C1 around: Black A1 would leave the
+        // two stones A1-B1 with B2 as their one liberty: a bad self-atari.
+        let mut board = Board::new(9).expect("9x9");
+        board.set(pt(&board, "B1"), Some(Color::Black));
+        board.set(pt(&board, "A2"), Some(Color::White));
+        board.set(pt(&board, "C1"), Some(Color::White));
+        assert_eq!(
+            short_of_liberties(&board, Color::Black, pt(&board, "A1")),
+            Some((1, 2))
+        );
+        assert!(is_bad_self_atari(&board, Color::Black, pt(&board, "A1")));
+        // A lone stone in atari is allowed (throw-ins and nakade need it).
+        assert!(!is_bad_self_atari(&board, Color::White, pt(&board, "A1")));
+        assert_eq!(
+            short_of_liberties(&board, Color::Black, pt(&board, "E5")),
+            None
+        );
+        // B1 is not in atari (two liberties): nothing to save.
+        assert!(!saves_atari(&board, Color::Black, pt(&board, "B2")));
+
+        // B1 in atari under A1 and B2: extending to C1 gains liberties, D1 does nothing.
+        let mut board = Board::new(9).expect("9x9");
+        board.set(pt(&board, "B1"), Some(Color::Black));
+        board.set(pt(&board, "A1"), Some(Color::White));
+        board.set(pt(&board, "B2"), Some(Color::White));
+        assert!(saves_atari(&board, Color::Black, pt(&board, "C1")));
+        assert!(!saves_atari(&board, Color::Black, pt(&board, "D1")));
+    }
+
+    #[test]
+    fn playouts_end_legally_and_count_like_the_scorer() {
+        let params = Params::default();
+        let mut playout = Playout::new(9, false, &params);
+        let mut amaf = Amaf::new();
+        let mut scorer = Scorer::new();
+        for size in [5, 9, 13] {
+            let start = Board::new(size).expect("board");
+            let cap = 3 * start.area() as u32;
+            for _ in 0..20 {
+                let mut board = start.clone();
+                amaf.start();
+                let turn = Turn {
+                    color: Color::Black,
+                    passes: 0,
+                    last: None,
+                    ply: 0,
+                };
+                let moves = playout.run(&mut board, turn, cap, &mut amaf);
+                assert!(moves <= cap);
+                board.check_consistency().expect("consistent");
+                let own = Ownership::new(&board, &[]);
+                let expected = (own.stones[0] + own.territory[0]) as i32
+                    - (own.stones[1] + own.territory[1]) as i32;
+                assert_eq!(scorer.area_margin(&board), expected, "{board}");
+                if moves == cap {
+                    // Cut off (a long capturing fight): not a finished position.
+                    continue;
+                }
+                // Finished: every empty point is an eye of one colour or a shared
+                // neutral point, never a point that either side still wants.
+                for &p in board.empty_points() {
+                    for color in Color::BOTH {
+                        assert!(
+                            !board.is_legal(color, p, false)
+                                || board.is_eye_like(color, p)
+                                || is_bad_self_atari(&board, color, p),
+                            "{board}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

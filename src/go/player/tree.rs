@@ -33,6 +33,9 @@ pub(crate) struct Params {
     /// Playout policy: chances out of 256 of trying tactics and shapes first.
     pub(crate) tactics_chance: u32,
     pub(crate) pattern_chance: u32,
+    /// Playouts stop when one side leads by the board's area divided by this many
+    /// stones (0: never).
+    pub(crate) mercy_fraction: usize,
 }
 
 impl Default for Params {
@@ -45,6 +48,7 @@ impl Default for Params {
             prior_bonus: 10.0,
             tactics_chance: 230,
             pattern_chance: 240,
+            mercy_fraction: 3,
         }
     }
 }
@@ -169,6 +173,10 @@ impl<'a> Tree<'a> {
             visited: 0,
             ownership: vec![0; MAX_POINTS],
         };
+        if let Some(lead) = ctx.root.area().checked_div(ctx.params.mercy_fraction) {
+            // At most 625: fits u32.
+            tree.playout.mercy = lead as u32;
+        }
         tree.nodes.push(Node::new(None, 0.0, 0.0));
         tree.expand(0, ctx.to_move, None);
         tree
@@ -356,7 +364,8 @@ impl<'a> Tree<'a> {
     fn expand(&mut self, node: usize, color: Color, last: Option<Point>) -> bool {
         let ctx = self.ctx;
         let first = self.nodes.len();
-        if first + self.board.empty_points().len() + 1 > ctx.max_nodes {
+        // The root is always expanded: the search reports on its children.
+        if node != 0 && first + self.board.empty_points().len() + 1 > ctx.max_nodes {
             return false;
         }
         if node == 0 {

@@ -1,6 +1,7 @@
 //! hamle: headless engines for Go, Tavla, Abalone, Kulami and Mangala that speak
 //! text protocols over stdio.
 
+pub mod abalone;
 pub mod arena;
 pub mod go;
 pub mod kulami;

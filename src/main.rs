@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use hamle::abalone;
 use hamle::go;
 use hamle::kulami;
 use hamle::mangala;
@@ -25,6 +26,8 @@ struct Cli {
 enum Commands {
     /// Run the Go engine as a GTP v2 engine on stdin/stdout.
     Go(GoArgs),
+    /// Run the Abalone engine (GTP framing) on stdin/stdout; `selfplay` matches.
+    Abalone(abalone::cli::AbaloneArgs),
     /// Run the Kulami engine (GTP framing) on stdin/stdout.
     Kulami(KulamiArgs),
     /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
@@ -33,6 +36,11 @@ enum Commands {
     Regress(hamle::arena::cli::RegressArgs),
     /// Play two bots against each other, refereed by our rules; resumable results.
     Match(hamle::arena::cli::MatchArgs),
+    /// Count the move sequences of a given length (move-generator check).
+    Perft {
+        #[command(subcommand)]
+        game: PerftGame,
+    },
     /// Search a fixed set of positions to a fixed budget and print node counts and speed.
     Bench {
         #[command(subcommand)]
@@ -41,7 +49,25 @@ enum Commands {
 }
 
 #[derive(Subcommand)]
+enum PerftGame {
+    /// Abalone: perft below each legal move, then the total.
+    Abalone {
+        #[arg(default_value_t = 3)]
+        depth: u32,
+        /// standard, belgian-daisy, german-daisy or a position string.
+        #[arg(default_value = "standard")]
+        position: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchGame {
+    /// Abalone: alpha-beta search over fixed positions to a fixed node budget.
+    Abalone {
+        /// Nodes per position.
+        #[arg(long, default_value_t = abalone::bench::DEFAULT_NODES)]
+        nodes: u64,
+    },
     /// Mangala: alpha-beta search over fixed positions to a fixed node budget.
     Mangala {
         /// Nodes per position.
@@ -132,6 +158,13 @@ fn main() -> ExitCode {
             Err(error) => Err(io::Error::new(io::ErrorKind::InvalidInput, error)),
         },
         Commands::Mangala(args) => mangala::cli::run(args),
+        Commands::Abalone(args) => abalone::cli::run(args),
+        Commands::Perft {
+            game: PerftGame::Abalone { depth, position },
+        } => abalone::cli::run_perft(depth, &position, &mut io::stdout().lock()),
+        Commands::Bench {
+            game: BenchGame::Abalone { nodes },
+        } => abalone::bench::run(nodes, &mut io::stdout().lock()),
         Commands::Bench {
             game: BenchGame::Mangala { nodes },
         } => mangala::bench::run(nodes, &mut io::stdout().lock()),

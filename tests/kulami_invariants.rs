@@ -16,7 +16,9 @@ fn all_cells() -> impl Iterator<Item = Cell> {
 }
 
 fn color_at(position: &Position, cell: Cell) -> Option<Color> {
-    Color::BOTH.into_iter().find(|&c| position.marbles(c) & cell.bit() != 0)
+    Color::BOTH
+        .into_iter()
+        .find(|&c| position.marbles(c) & cell.bit() != 0)
 }
 
 /// The rule book read literally, one cell at a time.
@@ -39,7 +41,12 @@ fn naive_legal(layout: &Layout, position: &Position) -> Vec<Cell> {
 }
 
 /// The sheet's three bonuses counted by walking the board.
-fn naive_score(layout: &Layout, position: &Position, color: Color, bonus: RowBonus) -> (u32, u32, u32) {
+fn naive_score(
+    layout: &Layout,
+    position: &Position,
+    color: Color,
+    bonus: RowBonus,
+) -> (u32, u32, u32) {
     let mine = |col: i32, row: i32| {
         (0..10).contains(&col)
             && (0..10).contains(&row)
@@ -99,13 +106,28 @@ fn naive_score(layout: &Layout, position: &Position, color: Color, bonus: RowBon
 fn check_state(game: &Game, ctx: &str) {
     let layout = game.layout();
     let position = game.position();
-    assert_eq!(game.legal_moves(), naive_legal(layout, position), "{ctx}: legal moves");
+    assert_eq!(
+        game.legal_moves(),
+        naive_legal(layout, position),
+        "{ctx}: legal moves"
+    );
     assert_eq!(game.is_over(), game.legal_moves().is_empty(), "{ctx}: over");
     for bonus in [RowBonus::Length, RowBonus::PerRow(2)] {
-        let s = score(layout, position, Scoring { tiles_only: false, row_bonus: bonus });
+        let s = score(
+            layout,
+            position,
+            Scoring {
+                tiles_only: false,
+                row_bonus: bonus,
+            },
+        );
         for color in Color::BOTH {
             let b = s.of(color);
-            assert_eq!((b.rows, b.area, b.tiles), naive_score(layout, position, color, bonus), "{ctx}: {color} score");
+            assert_eq!(
+                (b.rows, b.area, b.tiles),
+                naive_score(layout, position, color, bonus),
+                "{ctx}: {color} score"
+            );
         }
     }
     let text = Setup::of(layout, position).to_string();
@@ -124,14 +146,21 @@ fn run_game(layout: Layout, seed: u64) -> usize {
         check_state(&game, &ctx);
         // An arbitrary attempt, often illegal: it plays cleanly or changes nothing.
         let attempt = Cell::new(rng.random_range(0..10), rng.random_range(0..10));
-        let color = if rng.random_bool(0.5) { Color::Black } else { Color::Red };
+        let color = if rng.random_bool(0.5) {
+            Color::Black
+        } else {
+            Color::Red
+        };
         let before = game.clone();
         match game.play(color, attempt) {
             Ok(()) => {
                 assert!(game.undo());
                 assert_eq!(game, before, "{ctx}: undo of {color} {attempt}");
             }
-            Err(_) => assert_eq!(game, before, "{ctx}: refused {color} {attempt} changed the game"),
+            Err(_) => assert_eq!(
+                game, before,
+                "{ctx}: refused {color} {attempt} changed the game"
+            ),
         }
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -141,7 +170,11 @@ fn run_game(layout: Layout, seed: u64) -> usize {
         let mover = game.to_move();
         game.play(mover, mv).expect("a listed move is legal");
         assert_eq!(game.to_move(), mover.opponent(), "{ctx}: turn passes");
-        assert_eq!(game.position().last(mover), Some(mv), "{ctx}: marker follows the marble");
+        assert_eq!(
+            game.position().last(mover),
+            Some(mv),
+            "{ctx}: marker follows the marble"
+        );
         plies += 1;
         assert!(plies <= 56, "{ctx}: more than 56 marbles");
     }
@@ -156,7 +189,11 @@ fn random_games_on_random_layouts_keep_invariants() {
     let mut plies = 0;
     let mut lengths = Vec::new();
     for seed in 0..300u64 {
-        let layout = if seed % 5 == 0 { Layout::standard() } else { Layout::random(seed) };
+        let layout = if seed.is_multiple_of(5) {
+            Layout::standard()
+        } else {
+            Layout::random(seed)
+        };
         let n = run_game(layout, seed);
         plies += n;
         lengths.push(n);

@@ -15,37 +15,64 @@ fn minimax(layout: &Layout, position: &Position, scoring: Scoring) -> i32 {
     let moves = position.legal_moves(layout);
     if moves == 0 {
         let margin = score(layout, position, scoring).margin();
-        return if position.to_move() == Color::Black { margin } else { -margin };
+        return if position.to_move() == Color::Black {
+            margin
+        } else {
+            -margin
+        };
     }
-    cells(moves).map(|c| -minimax(layout, &position.after(c), scoring)).max().unwrap_or(0)
+    cells(moves)
+        .map(|c| -minimax(layout, &position.after(c), scoring))
+        .max()
+        .unwrap_or(0)
 }
 
-/// A position `left` plies before the end of a seeded random game, if the game lasts.
-fn late_position(layout: &Layout, seed: u64, left: usize) -> Option<Position> {
+/// The position of a seeded random game with `left` marbles still to place (so no line
+/// from it lasts more than `left` plies), if the game gets that far.
+fn late_position(layout: &Layout, seed: u64, left: u32) -> Option<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut line = vec![Position::new()];
     let mut position = Position::new();
-    while let Some(c) = random_move(layout, &position, &mut rng) {
-        position.play_unchecked(c);
-        line.push(position);
+    while plies_left(&position) > left {
+        position.play_unchecked(random_move(layout, &position, &mut rng)?);
     }
-    line.len().checked_sub(left + 1).map(|i| line[i])
+    Some(position)
 }
 
 #[test]
 fn the_exact_solver_agrees_with_minimax() {
     let mut checked = 0;
-    for seed in 0..40u64 {
-        let layout = if seed % 2 == 0 { Layout::standard() } else { Layout::random(seed) };
-        let scoring = if seed % 3 == 0 { Scoring { tiles_only: true, ..Scoring::default() } } else { Scoring::default() };
-        let Some(position) = late_position(&layout, seed, 7) else { continue };
+    for seed in 0..120u64 {
+        let layout = if seed.is_multiple_of(2) {
+            Layout::standard()
+        } else {
+            Layout::random(seed)
+        };
+        let scoring = if seed.is_multiple_of(3) {
+            Scoring {
+                tiles_only: true,
+                ..Scoring::default()
+            }
+        } else {
+            Scoring::default()
+        };
+        let Some(position) = late_position(&layout, seed, 9).filter(|p| !p.is_over(&layout)) else {
+            continue;
+        };
         let never = || false;
         let solved = solve(&layout, &position, scoring, &never);
         assert!(solved.exact, "seed {seed}");
-        assert_eq!(solved.value, minimax(&layout, &position, scoring), "seed {seed}");
+        assert_eq!(
+            solved.value,
+            minimax(&layout, &position, scoring),
+            "seed {seed}"
+        );
         let best = solved.best.expect("a move");
         // The chosen move achieves the value.
-        assert_eq!(-minimax(&layout, &position.after(best), scoring), solved.value, "seed {seed} move {best}");
+        assert_eq!(
+            -minimax(&layout, &position.after(best), scoring),
+            solved.value,
+            "seed {seed} move {best}"
+        );
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} positions");
@@ -56,8 +83,20 @@ fn a_node_budget_gives_the_same_move_every_time() {
     let layout = Layout::random(11);
     let position = late_position(&layout, 5, 30).expect("a long enough game");
     let never = || false;
-    let a = search(&layout, &position, Scoring::default(), SearchLimits::nodes(20_000), &never);
-    let b = search(&layout, &position, Scoring::default(), SearchLimits::nodes(20_000), &never);
+    let a = search(
+        &layout,
+        &position,
+        Scoring::default(),
+        SearchLimits::nodes(20_000),
+        &never,
+    );
+    let b = search(
+        &layout,
+        &position,
+        Scoring::default(),
+        SearchLimits::nodes(20_000),
+        &never,
+    );
     assert_eq!(a, b);
     assert!(a.nodes <= 20_000 && a.depth >= 2, "{a:?}");
     assert!(position.legal_moves(&layout) & a.best.expect("a move").bit() != 0);
@@ -69,9 +108,9 @@ fn reference_players_play_legal_moves_to_the_end() {
     let layout = Layout::standard();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut position = Position::new();
-    let mut plies = 0;
+    let mut plies: u32 = 0;
     loop {
-        let mv = if plies % 2 == 0 {
+        let mv = if plies.is_multiple_of(2) {
             greedy_move(&layout, &position, Scoring::default(), &mut rng)
         } else {
             random_move(&layout, &position, &mut rng)

@@ -16,8 +16,16 @@ fn check_position(position: &Position, total: u32, ctx: &str) {
     assert_eq!(&back, position, "{ctx}: string round trip");
     let south = position.row_stones(Side::South);
     let north = position.row_stones(Side::North);
-    assert_eq!(south == 0, north == 0, "{ctx}: one row empty means the set swept both");
-    assert_eq!(position.is_over(), south == 0, "{ctx}: over exactly when pits are empty");
+    assert_eq!(
+        south == 0,
+        north == 0,
+        "{ctx}: one row empty means the set swept both"
+    );
+    assert_eq!(
+        position.is_over(),
+        south == 0,
+        "{ctx}: over exactly when pits are empty"
+    );
     let legal: Vec<Pit> = position.legal_moves().collect();
     let expected: Vec<Pit> = Pit::ALL
         .into_iter()
@@ -28,7 +36,11 @@ fn check_position(position: &Position, total: u32, ctx: &str) {
 
 fn run_set(stones: u8, rule: EndRule, seed: u64) -> usize {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let starter = if rng.random_bool(0.5) { Side::South } else { Side::North };
+    let starter = if rng.random_bool(0.5) {
+        Side::South
+    } else {
+        Side::North
+    };
     let mut game = Game::new(stones, rule, starter);
     let start = game.clone();
     let total = game.total_stones();
@@ -38,7 +50,11 @@ fn run_set(stones: u8, rule: EndRule, seed: u64) -> usize {
         assert!(plies < 2_000, "{ctx}: set did not end");
         check_position(game.position(), total, &ctx);
         // An arbitrary attempt: it plays cleanly (then is undone) or changes nothing.
-        let side = if rng.random_bool(0.5) { Side::South } else { Side::North };
+        let side = if rng.random_bool(0.5) {
+            Side::South
+        } else {
+            Side::North
+        };
         let pit = Pit::ALL[rng.random_range(0..6)];
         let before = game.clone();
         match game.play(side, pit) {
@@ -57,15 +73,22 @@ fn run_set(stones: u8, rule: EndRule, seed: u64) -> usize {
 
         let mover = game.to_move();
         let legal: Vec<Pit> = game.position().legal_moves().collect();
-        let &pit = legal.choose(&mut rng).expect("a running set has a legal move");
+        let &pit = legal
+            .choose(&mut rng)
+            .expect("a running set has a legal move");
         let before = game.clone();
         let landing = game.play(mover, pit).expect("chosen among legal moves");
-        let stores_before = before.position().store(Side::South) + before.position().store(Side::North);
+        let stores_before =
+            before.position().store(Side::South) + before.position().store(Side::North);
         let stores_after = game.position().store(Side::South) + game.position().store(Side::North);
         assert!(stores_after >= stores_before, "{ctx}: stores never shrink");
         if !game.is_over() {
             let again = landing == hamle::mangala::Landing::Store;
-            assert_eq!(game.to_move() == mover, again, "{ctx}: extra turn iff the store");
+            assert_eq!(
+                game.to_move() == mover,
+                again,
+                "{ctx}: extra turn iff the store"
+            );
         }
         let after = game.clone();
         assert_eq!(after.clone(), after, "{ctx}: clone");
@@ -92,12 +115,19 @@ fn random_sets_keep_invariants() {
     for stones in 1..=5u8 {
         for rule in [EndRule::EmptierTakesAll, EndRule::EachKeepsOwn] {
             for game in 0..60u64 {
-                plies += run_set(stones, rule, u64::from(stones) << 32 | game << 1 | rule as u64);
+                plies += run_set(
+                    stones,
+                    rule,
+                    u64::from(stones) << 32 | game << 1 | rule as u64,
+                );
                 sets += 1;
             }
         }
     }
-    assert!(plies > sets * 10, "sets are not trivially short: {plies} plies in {sets} sets");
+    assert!(
+        plies > sets * 10,
+        "sets are not trivially short: {plies} plies in {sets} sets"
+    );
     println!("{sets} sets, {plies} plies checked");
 }
 

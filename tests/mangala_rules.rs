@@ -20,7 +20,11 @@ fn after_with(text: &str, number: u8, rule: EndRule) -> (String, Landing) {
     let (next, landing) = before
         .play(before.to_move(), pit(number), rule)
         .unwrap_or_else(|e| panic!("{text} pit {number}: {e}"));
-    assert_eq!(next.total_stones(), before.total_stones(), "stones are conserved");
+    assert_eq!(
+        next.total_stones(),
+        before.total_stones(),
+        "stones are conserved"
+    );
     (next.to_string(), landing)
 }
 
@@ -184,7 +188,9 @@ fn illegal_moves_are_refused_and_change_nothing() {
     let fresh = game.clone();
     assert_eq!(
         game.play(Side::North, pit(1)),
-        Err(IllegalMove::NotToMove { to_move: Side::South })
+        Err(IllegalMove::NotToMove {
+            to_move: Side::South
+        })
     );
     assert_eq!(game, fresh);
     game.play(Side::South, pit(1)).expect("legal");
@@ -193,7 +199,10 @@ fn illegal_moves_are_refused_and_change_nothing() {
     // North's 4 stones from pit 6: pit 6, North's store, South's pits 1 and 2; the last
     // makes South's pit 2 even (6), so North captures it and South's pit 2 is empty.
     assert_eq!(game.position().to_string(), "2,0,5,5,4,4,0/4,4,4,4,4,1,7/s");
-    assert_eq!(game.play(Side::South, pit(2)), Err(IllegalMove::EmptyPit(pit(2))));
+    assert_eq!(
+        game.play(Side::South, pit(2)),
+        Err(IllegalMove::EmptyPit(pit(2)))
+    );
     assert_eq!(game, before);
     assert!(game.undo() && game.undo() && !game.undo());
     assert_eq!(game, fresh);

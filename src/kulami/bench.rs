@@ -1,7 +1,7 @@
 //! `hamle bench kulami`: a fixed search workload for speed comparisons between builds.
 //!
 //! Positions reached by seeded random play on the default layout and on seeded random
-//! layouts, early, middle and late in the game, each searched to a fixed node budget. The
+//! layouts, early, middle and late in the game, each searched to depth 9 (or a node cap). The
 //! node count is identical on every run of the same build; nps varies with the machine.
 
 use std::io::{self, Write};
@@ -20,10 +20,17 @@ pub const DEFAULT_NODES: u64 = 300_000;
 
 const SEED: u64 = 0x6B75_6C61_6D69; // "kulami"
 
+/// The deepest iteration: with the node budget as a cap only, the node count shows any
+/// change in the search (move ordering, pruning, the table), not just the budget.
+const DEPTH: u32 = 9;
+
 /// The bench positions: name, layout, position after `plies` random moves.
 fn positions() -> Vec<(String, Layout, Position)> {
     let mut list = Vec::new();
-    for (name, layout) in [("default", Layout::standard()), ("random-7", Layout::random(7))] {
+    for (name, layout) in [
+        ("default", Layout::standard()),
+        ("random-7", Layout::random(7)),
+    ] {
         for plies in [1u32, 20, 36] {
             let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ u64::from(plies));
             let mut position = Position::new();
@@ -33,7 +40,11 @@ fn positions() -> Vec<(String, Layout, Position)> {
                     None => break,
                 }
             }
-            list.push((format!("{name}-ply{}", position.placed()), layout.clone(), position));
+            list.push((
+                format!("{name}-ply{}", position.placed()),
+                layout.clone(),
+                position,
+            ));
         }
     }
     list
@@ -46,7 +57,17 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
     let start = Instant::now();
     for (name, layout, position) in positions() {
         let began = Instant::now();
-        let result = player::search(&layout, &position, Scoring::default(), SearchLimits::nodes(nodes), &never_stop);
+        let result = player::search(
+            &layout,
+            &position,
+            Scoring::default(),
+            SearchLimits {
+                nodes,
+                deadline: None,
+                max_depth: DEPTH,
+            },
+            &never_stop,
+        );
         let best = result.best.map_or("pass".to_string(), |c| c.to_string());
         writeln!(
             out,

@@ -47,12 +47,15 @@ impl Cell {
     /// The cell of bit `index`; `None` for a padding bit or one beyond the 10×10 field.
     pub fn from_index(index: u32) -> Option<Cell> {
         let (row, col) = (index / STRIDE, index % STRIDE);
-        (row < u32::from(MAX_SIDE) && col < u32::from(MAX_SIDE)).then(|| Cell::new(col as u8, row as u8))
+        (row < u32::from(MAX_SIDE) && col < u32::from(MAX_SIDE))
+            .then(|| Cell::new(col as u8, row as u8))
     }
 
     /// The lowest set cell of a non-empty bitboard.
     pub fn lowest(board: u128) -> Option<Cell> {
-        (board != 0).then(|| board.trailing_zeros()).and_then(Cell::from_index)
+        (board != 0)
+            .then(|| board.trailing_zeros())
+            .and_then(Cell::from_index)
     }
 
     /// Every cell in the same row or the same column as this one.
@@ -63,7 +66,9 @@ impl Cell {
     }
 
     pub fn column_letter(col: u8) -> char {
-        COLUMN_LETTERS.get(usize::from(col)).map_or('?', |&b| b as char)
+        COLUMN_LETTERS
+            .get(usize::from(col))
+            .map_or('?', |&b| b as char)
     }
 }
 
@@ -81,7 +86,11 @@ pub struct ParseCellError(pub String);
 
 impl fmt::Display for ParseCellError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected a cell such as d5 (columns a-k without i, rows 1-10), got '{}'", self.0)
+        write!(
+            f,
+            "expected a cell such as d5 (columns a-k without i, rows 1-10), got '{}'",
+            self.0
+        )
     }
 }
 

@@ -30,7 +30,12 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { seed: 0, nodes: DEFAULT_NODES, scoring: Scoring::default(), layout: Layout::standard() }
+        Settings {
+            seed: 0,
+            nodes: DEFAULT_NODES,
+            scoring: Scoring::default(),
+            layout: Layout::standard(),
+        }
     }
 }
 
@@ -40,7 +45,7 @@ pub enum LayoutChoice {
     Default,
     /// A random layout; `None` takes the next seed from the engine's own stream.
     Random(Option<u64>),
-    Given(Layout),
+    Given(Box<Layout>),
 }
 
 /// A move argument: a cell, or `pass` (accepted only once the game is over).
@@ -109,7 +114,8 @@ fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
 
 fn parse_cell(command: &Command, index: usize) -> Result<Cell, GtpError> {
     let text = command.arg(index)?;
-    text.parse::<Cell>().map_err(|error| GtpError::syntax(error.to_string()))
+    text.parse::<Cell>()
+        .map_err(|error| GtpError::syntax(error.to_string()))
 }
 
 fn no_args(command: &Command, parsed: KulamiCommand) -> Result<KulamiCommand, GtpError> {
@@ -203,7 +209,7 @@ fn parse_layout_choice(command: &Command) -> Result<LayoutChoice, GtpError> {
             .args
             .join("/")
             .parse::<Layout>()
-            .map(LayoutChoice::Given)
+            .map(|layout| LayoutChoice::Given(Box::new(layout)))
             .map_err(|error| GtpError::other(format!("invalid layout: {error}"))),
     }
 }
@@ -224,7 +230,11 @@ pub struct KulamiEngine {
 impl KulamiEngine {
     pub fn new(settings: Settings) -> KulamiEngine {
         let game = Game::new(settings.layout.clone());
-        KulamiEngine { settings, game, draws: 0 }
+        KulamiEngine {
+            settings,
+            game,
+            draws: 0,
+        }
     }
 
     pub fn game(&self) -> &Game {
@@ -233,7 +243,10 @@ impl KulamiEngine {
 
     fn next_seed(&mut self) -> u64 {
         self.draws += 1;
-        self.settings.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(self.draws)
+        self.settings
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(self.draws)
     }
 
     fn run(&mut self, command: KulamiCommand, session: &Session<'_>) -> Result<String, GtpError> {
@@ -257,26 +270,26 @@ impl KulamiEngine {
                     LayoutChoice::Default => Layout::standard(),
                     LayoutChoice::Random(Some(seed)) => Layout::random(seed),
                     LayoutChoice::Random(None) => Layout::random(self.next_seed()),
-                    LayoutChoice::Given(layout) => layout,
+                    LayoutChoice::Given(layout) => *layout,
                 };
                 let text = layout.to_string();
                 self.game = Game::new(layout);
                 Ok(text)
             }
             KulamiCommand::GetLayout => Ok(layout.to_string()),
-            KulamiCommand::Play(color, MoveArg::Pass) => {
-                if self.game.is_over() {
-                    Ok(String::new())
-                } else {
-                    Err(GtpError::other(format!(
-                        "illegal move: {} has a legal hole, and Kulami has no passing",
-                        self.game.to_move()
-                    )))
-                }
-                .inspect(|_| tracing::debug!("play {color} pass after the end: nothing changes"))
+            KulamiCommand::Play(color, MoveArg::Pass) => if self.game.is_over() {
+                Ok(String::new())
+            } else {
+                Err(GtpError::other(format!(
+                    "illegal move: {} has a legal hole, and Kulami has no passing",
+                    self.game.to_move()
+                )))
             }
+            .inspect(|_| tracing::debug!("play {color} pass after the end: nothing changes")),
             KulamiCommand::Play(color, MoveArg::Cell(cell)) => {
-                self.game.play(color, cell).map_err(|reason| illegal(&reason))?;
+                self.game
+                    .play(color, cell)
+                    .map_err(|reason| illegal(&reason))?;
                 Ok(String::new())
             }
             KulamiCommand::Genmove(color) => self.generate(color, session, true),
@@ -291,7 +304,8 @@ impl KulamiEngine {
             KulamiCommand::Showboard => Ok(self.showboard()),
             KulamiCommand::AllLegal(color) => Ok(self.legal_for(color)),
             KulamiCommand::IsLegal(color, cell) => {
-                let legal = color == self.game.to_move() && self.game.position().check(layout, cell).is_ok();
+                let legal = color == self.game.to_move()
+                    && self.game.position().check(layout, cell).is_ok();
                 Ok(if legal { "1" } else { "0" }.into())
             }
             KulamiCommand::FinalScore => {
@@ -318,8 +332,17 @@ impl KulamiEngine {
                 let score = score(layout, self.game.position(), self.settings.scoring);
                 Ok(match score.margin() {
                     0 => format!("Draw, {} to {}", score.black.total(), score.red.total()),
-                    m if m > 0 => format!("Black wins by {m}, {} to {}", score.black.total(), score.red.total()),
-                    m => format!("Red wins by {}, {} to {}", -m, score.red.total(), score.black.total()),
+                    m if m > 0 => format!(
+                        "Black wins by {m}, {} to {}",
+                        score.black.total(),
+                        score.red.total()
+                    ),
+                    m => format!(
+                        "Red wins by {}, {} to {}",
+                        -m,
+                        score.red.total(),
+                        score.black.total()
+                    ),
                 })
             }
         }
@@ -331,11 +354,21 @@ impl KulamiEngine {
         if color != self.game.to_move() {
             return String::new();
         }
-        let moves: Vec<String> = self.game.legal_moves().iter().map(Cell::to_string).collect();
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(Cell::to_string)
+            .collect();
         moves.join(" ")
     }
 
-    fn generate(&mut self, color: Color, session: &Session<'_>, play: bool) -> Result<String, GtpError> {
+    fn generate(
+        &mut self,
+        color: Color,
+        session: &Session<'_>,
+        play: bool,
+    ) -> Result<String, GtpError> {
         if self.game.is_over() {
             return Ok("pass".into());
         }
@@ -346,7 +379,13 @@ impl KulamiEngine {
         let start = Instant::now();
         let stop = || session.interrupted();
         let limits = SearchLimits::nodes(self.settings.nodes.max(1));
-        let result = player::search(self.game.layout(), self.game.position(), self.settings.scoring, limits, &stop);
+        let result = player::search(
+            self.game.layout(),
+            self.game.position(),
+            self.settings.scoring,
+            limits,
+            &stop,
+        );
         let Some(cell) = result.best else {
             return Ok("pass".into());
         };
@@ -360,7 +399,9 @@ impl KulamiEngine {
         );
         if play {
             self.game.play(color, cell).map_err(|reason| {
-                GtpError::other(format!("internal error: the search chose an illegal move {cell} ({reason})"))
+                GtpError::other(format!(
+                    "internal error: the search chose an illegal move {cell} ({reason})"
+                ))
             })?;
         }
         Ok(cell.to_string())
@@ -405,13 +446,20 @@ impl KulamiEngine {
                 None
             }
         };
-        let columns: String = (0..width).map(|c| format!("  {} ", Cell::column_letter(c as u8))).collect();
+        let columns: String = (0..width)
+            .map(|c| format!("  {} ", Cell::column_letter(c as u8)))
+            .collect();
         let mut text = format!("\n    {}\n", columns.trim_end());
         for row in (-1..height).rev() {
             // The edge line below row `row + 1`: dashes where the tiles above and below differ.
             let mut edge = String::from("    ");
             for col in 0..=width {
-                let corner = [(col - 1, row), (col, row), (col - 1, row + 1), (col, row + 1)];
+                let corner = [
+                    (col - 1, row),
+                    (col, row),
+                    (col - 1, row + 1),
+                    (col, row + 1),
+                ];
                 let ids: Vec<Option<usize>> = corner.iter().map(|&(c, r)| tile(c, r)).collect();
                 let any_hole = ids.iter().any(Option::is_some);
                 let split = ids.iter().any(|t| *t != ids[0]);
@@ -428,24 +476,48 @@ impl KulamiEngine {
             }
             let mut line = format!("{:>2}  ", row + 1);
             for col in 0..width {
-                line.push(if tile(col - 1, row) != tile(col, row) { '|' } else { ' ' });
+                line.push(if tile(col - 1, row) != tile(col, row) {
+                    '|'
+                } else {
+                    ' '
+                });
                 let cell = Cell::new(col as u8, row as u8);
-                let glyph = match Color::BOTH.iter().find(|c| position.marbles(**c) & cell.bit() != 0) {
+                let glyph = match Color::BOTH
+                    .iter()
+                    .find(|c| position.marbles(**c) & cell.bit() != 0)
+                {
                     Some(&color) => {
                         let mark = if color == Color::Black { 'X' } else { 'O' };
-                        if position.last(color) == Some(cell) { format!("[{mark}]") } else { format!(" {mark} ") }
+                        if position.last(color) == Some(cell) {
+                            format!("[{mark}]")
+                        } else {
+                            format!(" {mark} ")
+                        }
                     }
                     None if tile(col, row).is_some() => " . ".into(),
                     None => "   ".into(),
                 };
                 line.push_str(&glyph);
             }
-            line.push(if tile(width - 1, row).is_some() { '|' } else { ' ' });
+            line.push(if tile(width - 1, row).is_some() {
+                '|'
+            } else {
+                ' '
+            });
             text.push_str(&format!("{line}  {}\n", row + 1));
         }
-        let left = |color: Color| super::rules::MARBLES_PER_PLAYER - position.marbles(color).count_ones();
-        let marker = |color: Color| position.last(color).map_or("none".to_string(), |c| c.to_string());
-        let state = if self.game.is_over() { "game over".to_string() } else { format!("{} to move", self.game.to_move()) };
+        let left =
+            |color: Color| super::rules::MARBLES_PER_PLAYER - position.marbles(color).count_ones();
+        let marker = |color: Color| {
+            position
+                .last(color)
+                .map_or("none".to_string(), |c| c.to_string())
+        };
+        let state = if self.game.is_over() {
+            "game over".to_string()
+        } else {
+            format!("{} to move", self.game.to_move())
+        };
         text.push_str(&format!(
             "Black (X) {} marbles left, marker {}; Red (O) {} left, marker {}; {state}; scoring {}",
             left(Color::Black),
@@ -471,7 +543,11 @@ impl Engine for KulamiEngine {
         KULAMI_COMMANDS.to_vec()
     }
 
-    fn execute(&mut self, command: &Command, session: &mut Session<'_>) -> Result<String, GtpError> {
+    fn execute(
+        &mut self,
+        command: &Command,
+        session: &mut Session<'_>,
+    ) -> Result<String, GtpError> {
         let parsed = KulamiCommand::parse(command)?;
         self.run(parsed, session)
     }
@@ -499,12 +575,28 @@ impl Engine for KulamiEngine {
 
 impl Settings {
     /// Settings from the command line's values; `layout` is `default` or a layout text.
-    pub fn from_args(seed: u64, nodes: u64, row_bonus: super::RowBonus, tiles_only: bool, layout: &str) -> Result<Settings, String> {
+    pub fn from_args(
+        seed: u64,
+        nodes: u64,
+        row_bonus: super::RowBonus,
+        tiles_only: bool,
+        layout: &str,
+    ) -> Result<Settings, String> {
         let layout = if layout.eq_ignore_ascii_case("default") {
             Layout::standard()
         } else {
-            layout.parse::<Layout>().map_err(|error| format!("invalid layout: {error}"))?
+            layout
+                .parse::<Layout>()
+                .map_err(|error| format!("invalid layout: {error}"))?
         };
-        Ok(Settings { seed, nodes, scoring: Scoring { tiles_only, row_bonus }, layout })
+        Ok(Settings {
+            seed,
+            nodes,
+            scoring: Scoring {
+                tiles_only,
+                row_bonus,
+            },
+            layout,
+        })
     }
 }

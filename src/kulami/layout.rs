@@ -18,10 +18,12 @@ use super::cell::{Cell, FIELD, MAX_SIDE, STRIDE, cells};
 pub const TILE_COUNT: usize = 17;
 
 /// Tile kinds: (holes, long side, short side, how many a board has).
-pub const TILE_KINDS: [(u32, u8, u8, usize); 4] = [(6, 3, 2, 4), (4, 2, 2, 5), (3, 3, 1, 4), (2, 2, 1, 4)];
+pub const TILE_KINDS: [(u32, u8, u8, usize); 4] =
+    [(6, 3, 2, 4), (4, 2, 2, 5), (3, 3, 1, 4), (2, 2, 1, 4)];
 
 /// The rule book's default arrangement (RULES.md, Kulami).
-pub const DEFAULT_TEXT: &str = "AABBCCDD/EEBBFFFG/EEHHFFFG/EEHHIIIJ/KKHHIIIJ/KKLMNNNJ/OOLMPPQQ/OOLMPPQQ";
+pub const DEFAULT_TEXT: &str =
+    "AABBCCDD/EEBBFFFG/EEHHFFFG/EEHHIIIJ/KKHHIIIJ/KKLMNNNJ/OOLMPPQQ/OOLMPPQQ";
 
 const NO_TILE: u8 = u8::MAX;
 
@@ -43,11 +45,26 @@ pub struct Layout {
 pub enum LayoutError {
     Empty,
     BadCharacter(char),
-    RaggedRows { row: usize, cells: usize, expected: usize },
-    TooLarge { width: usize, height: usize },
+    RaggedRows {
+        row: usize,
+        cells: usize,
+        expected: usize,
+    },
+    TooLarge {
+        width: usize,
+        height: usize,
+    },
     NotRectangle(char),
-    BadShape { letter: char, width: u8, height: u8 },
-    WrongCount { holes: u32, found: usize, expected: usize },
+    BadShape {
+        letter: char,
+        width: u8,
+        height: u8,
+    },
+    WrongCount {
+        holes: u32,
+        found: usize,
+        expected: usize,
+    },
     Disconnected,
 }
 
@@ -60,7 +77,11 @@ impl fmt::Display for LayoutError {
                 "'{}' is not a tile letter: use A-Z for holes and '.' for no hole",
                 c.escape_default()
             ),
-            LayoutError::RaggedRows { row, cells, expected } => write!(
+            LayoutError::RaggedRows {
+                row,
+                cells,
+                expected,
+            } => write!(
                 f,
                 "row {row} from the top has {cells} cells, the first row {expected}: pad with '.'"
             ),
@@ -71,17 +92,25 @@ impl fmt::Display for LayoutError {
             LayoutError::NotRectangle(letter) => {
                 write!(f, "tile {letter} is not one filled rectangle")
             }
-            LayoutError::BadShape { letter, width, height } => write!(
+            LayoutError::BadShape {
+                letter,
+                width,
+                height,
+            } => write!(
                 f,
                 "tile {letter} is {width}x{height}: tiles are 2x3, 2x2, 1x3 or 1x2 (either way round)"
             ),
-            LayoutError::WrongCount { holes, found, expected } => write!(
+            LayoutError::WrongCount {
+                holes,
+                found,
+                expected,
+            } => write!(
                 f,
                 "{found} tiles of {holes} holes: a Kulami board has {expected} (4 of 6, 5 of 4, 4 of 3, 4 of 2)"
             ),
-            LayoutError::Disconnected => {
-                f.write_str("the tiles do not form one board: every hole must connect to the others")
-            }
+            LayoutError::Disconnected => f.write_str(
+                "the tiles do not form one board: every hole must connect to the others",
+            ),
         }
     }
 }
@@ -175,7 +204,11 @@ impl Layout {
         let mut shapes: Vec<(u8, u8)> = Vec::new();
         for &(_, long, short, count) in &TILE_KINDS {
             for _ in 0..count {
-                shapes.push(if rng.random_bool(0.5) { (long, short) } else { (short, long) });
+                shapes.push(if rng.random_bool(0.5) {
+                    (long, short)
+                } else {
+                    (short, long)
+                });
             }
         }
         // Largest first packs well; the order within a size is shuffled for variety.
@@ -201,7 +234,8 @@ impl Layout {
             let (col, row, mask) = places[rng.random_range(0..places.len())];
             occupied |= mask;
             for cell in cells(mask) {
-                grid[usize::from(MAX_SIDE - 1 - cell.row)][usize::from(cell.col)] = b'A' + tile as u8;
+                grid[usize::from(MAX_SIDE - 1 - cell.row)][usize::from(cell.col)] =
+                    b'A' + tile as u8;
             }
             let _ = (col, row);
         }
@@ -234,16 +268,28 @@ impl FromStr for Layout {
     fn from_str(text: &str) -> Result<Layout, LayoutError> {
         let mut rows: Vec<Vec<char>> = text
             .split(['\n', '/'])
-            .map(|row| row.chars().filter(|c| !c.is_whitespace()).collect::<Vec<char>>())
+            .map(|row| {
+                row.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<Vec<char>>()
+            })
             .collect();
         // Blank lines (a trailing newline, say) carry nothing.
         rows.retain(|row| !row.is_empty());
-        if let Some(c) = rows.iter().flatten().find(|c| !c.is_ascii_alphabetic() && **c != '.') {
+        if let Some(c) = rows
+            .iter()
+            .flatten()
+            .find(|c| !c.is_ascii_alphabetic() && **c != '.')
+        {
             return Err(LayoutError::BadCharacter(*c));
         }
         let expected = rows.first().map_or(0, Vec::len);
         if let Some((row, cells)) = rows.iter().enumerate().find(|(_, r)| r.len() != expected) {
-            return Err(LayoutError::RaggedRows { row: row + 1, cells: cells.len(), expected });
+            return Err(LayoutError::RaggedRows {
+                row: row + 1,
+                cells: cells.len(),
+                expected,
+            });
         }
         // Drop empty border rows and columns so that the board starts at a1.
         let has_hole = |c: &char| *c != '.';
@@ -285,14 +331,22 @@ impl FromStr for Layout {
             let kind = TILE_KINDS
                 .iter()
                 .position(|&(_, l, s, _)| (l, s) == (long, short))
-                .ok_or(LayoutError::BadShape { letter, width: w, height: h })?;
+                .ok_or(LayoutError::BadShape {
+                    letter,
+                    width: w,
+                    height: h,
+                })?;
             found[kind] += 1;
             tiles.push(mask);
             letters.push(letter as u8);
         }
         for (kind, &(holes, _, _, expected)) in TILE_KINDS.iter().enumerate() {
             if found[kind] != expected {
-                return Err(LayoutError::WrongCount { holes, found: found[kind], expected });
+                return Err(LayoutError::WrongCount {
+                    holes,
+                    found: found[kind],
+                    expected,
+                });
             }
         }
         let holes = tiles.iter().fold(0u128, |all, t| all | t);
@@ -362,7 +416,11 @@ mod tests {
         assert_eq!((layout.width(), layout.height()), (8, 8));
         assert_eq!(layout.holes().count_ones(), 64);
         let size = |letter: char| {
-            let t = layout.letters.iter().position(|&l| l as char == letter).expect("letter");
+            let t = layout
+                .letters
+                .iter()
+                .position(|&l| l as char == letter)
+                .expect("letter");
             layout.tiles()[t].count_ones()
         };
         for (letters, holes) in [("EFHI", 6), ("BKOPQ", 4), ("JLMN", 3), ("ACDG", 2)] {

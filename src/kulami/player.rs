@@ -30,7 +30,11 @@ pub struct SearchLimits {
 
 impl SearchLimits {
     pub fn nodes(nodes: u64) -> SearchLimits {
-        SearchLimits { nodes, deadline: None, max_depth: u32::MAX }
+        SearchLimits {
+            nodes,
+            deadline: None,
+            max_depth: u32::MAX,
+        }
     }
 }
 
@@ -67,8 +71,17 @@ pub fn search(
 
 /// Solves `position` exactly: a search without node limit that runs to the end of the game
 /// (or until `stop`).
-pub fn solve(layout: &Layout, position: &Position, scoring: Scoring, stop: &dyn Fn() -> bool) -> SearchResult {
-    let limits = SearchLimits { nodes: u64::MAX, deadline: None, max_depth: u32::MAX };
+pub fn solve(
+    layout: &Layout,
+    position: &Position,
+    scoring: Scoring,
+    stop: &dyn Fn() -> bool,
+) -> SearchResult {
+    let limits = SearchLimits {
+        nodes: u64::MAX,
+        deadline: None,
+        max_depth: u32::MAX,
+    };
     let mut searcher = Searcher::new(layout, scoring, limits, stop);
     // Shallow iterations only order moves for the exact one; start near the end.
     searcher.first_depth = plies_left(position).saturating_sub(4).max(1);
@@ -117,8 +130,13 @@ fn key(position: &Position) -> u64 {
     };
     let black = position.marbles(Color::Black);
     let red = position.marbles(Color::Red);
-    let markers = position.last(Color::Black).map_or(0xFF, |c| u64::from(c.index()))
-        | position.last(Color::Red).map_or(0xFF, |c| u64::from(c.index())) << 8;
+    let markers = position
+        .last(Color::Black)
+        .map_or(0xFF, |c| u64::from(c.index()))
+        | position
+            .last(Color::Red)
+            .map_or(0xFF, |c| u64::from(c.index()))
+            << 8;
     let mut h = mix(black as u64 ^ 0x5151);
     h = mix(h ^ (black >> 64) as u64);
     h = mix(h ^ red as u64 ^ 0xA5A5_0000);
@@ -127,7 +145,12 @@ fn key(position: &Position) -> u64 {
 }
 
 impl<'a> Searcher<'a> {
-    fn new(layout: &'a Layout, scoring: Scoring, limits: SearchLimits, stop: &'a dyn Fn() -> bool) -> Searcher<'a> {
+    fn new(
+        layout: &'a Layout,
+        scoring: Scoring,
+        limits: SearchLimits,
+        stop: &'a dyn Fn() -> bool,
+    ) -> Searcher<'a> {
         Searcher {
             layout,
             scoring,
@@ -165,10 +188,12 @@ impl<'a> Searcher<'a> {
             result.value = value;
             result.depth = depth;
             // The root's entry names its best move, unless a deeper node took its slot.
-            if entry.key == root_key && entry.best != NO_MOVE {
-                if let Some(best) = Cell::from_index(u32::from(entry.best)).filter(|c| moves & c.bit() != 0) {
-                    result.best = Some(best);
-                }
+            let hinted = (entry.key == root_key && entry.best != NO_MOVE)
+                .then(|| Cell::from_index(u32::from(entry.best)))
+                .flatten()
+                .filter(|c| moves & c.bit() != 0);
+            if let Some(best) = hinted {
+                result.best = Some(best);
             }
             if depth >= last_depth {
                 result.exact = true;
@@ -238,7 +263,11 @@ impl<'a> Searcher<'a> {
         for cell in cells(moves) {
             let child = position.after(cell);
             // Moves that leave the opponent worst off first; the table's best move before all.
-            let priority = if cell.index() as u8 == hinted { -INFINITY } else { self.evaluate(&child) };
+            let priority = if cell.index() as u8 == hinted {
+                -INFINITY
+            } else {
+                self.evaluate(&child)
+            };
             if count < ordered.len() {
                 ordered[count] = (priority, cell.index() as u8);
                 count += 1;
@@ -250,7 +279,9 @@ impl<'a> Searcher<'a> {
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
         for &(_, index) in ordered.iter() {
-            let Some(cell) = Cell::from_index(u32::from(index)) else { continue };
+            let Some(cell) = Cell::from_index(u32::from(index)) else {
+                continue;
+            };
             let value = -self.negamax(&position.after(cell), depth - 1, -beta, -alpha);
             if self.aborted {
                 return 0;
@@ -294,7 +325,12 @@ pub fn random_move(layout: &Layout, position: &Position, rng: &mut ChaCha8Rng) -
 
 /// A reference player: the hole that leaves the best margin on the board as it stands after
 /// the move (ties broken at random).
-pub fn greedy_move(layout: &Layout, position: &Position, scoring: Scoring, rng: &mut ChaCha8Rng) -> Option<Cell> {
+pub fn greedy_move(
+    layout: &Layout,
+    position: &Position,
+    scoring: Scoring,
+    rng: &mut ChaCha8Rng,
+) -> Option<Cell> {
     let me = position.to_move();
     let mut best: Vec<Cell> = Vec::new();
     let mut best_margin = i32::MIN;

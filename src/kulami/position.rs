@@ -27,15 +27,31 @@ pub struct Setup {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     BadCharacter(char),
-    RaggedRows { row: usize, cells: usize, expected: usize },
+    RaggedRows {
+        row: usize,
+        cells: usize,
+        expected: usize,
+    },
     TooLarge,
     TwoMarkers(Color),
-    WrongSize { width: u8, height: u8, layout_width: u8, layout_height: u8 },
+    WrongSize {
+        width: u8,
+        height: u8,
+        layout_width: u8,
+        layout_height: u8,
+    },
     NotAHole(Cell),
-    Counts { black: u32, red: u32 },
+    Counts {
+        black: u32,
+        red: u32,
+    },
     MissingMarker(Color),
     MarkersShareTile(char),
-    MarkerOutOfLine { mover: Color, marker: Cell, other: Cell },
+    MarkerOutOfLine {
+        mover: Color,
+        marker: Cell,
+        other: Cell,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -46,30 +62,51 @@ impl fmt::Display for PositionError {
                 "'{}' is not allowed: use digits for empty cells, x/o for marbles, X/O for the marked last marbles",
                 c.escape_default()
             ),
-            PositionError::RaggedRows { row, cells, expected } => {
-                write!(f, "row {row} from the top covers {cells} cells, the first row {expected}")
+            PositionError::RaggedRows {
+                row,
+                cells,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "row {row} from the top covers {cells} cells, the first row {expected}"
+                )
             }
             PositionError::TooLarge => f.write_str("the position is larger than 10x10"),
             PositionError::TwoMarkers(color) => {
                 write!(f, "{color} has two marked marbles: a player has one marker")
             }
-            PositionError::WrongSize { width, height, layout_width, layout_height } => write!(
+            PositionError::WrongSize {
+                width,
+                height,
+                layout_width,
+                layout_height,
+            } => write!(
                 f,
                 "the position is {width}x{height} but the layout is {layout_width}x{layout_height}"
             ),
-            PositionError::NotAHole(cell) => write!(f, "{cell} holds a marble but is not a hole of the layout"),
+            PositionError::NotAHole(cell) => {
+                write!(f, "{cell} holds a marble but is not a hole of the layout")
+            }
             PositionError::Counts { black, red } => write!(
                 f,
                 "black has {black} marbles and red {red}: black moves first, so black has as many as red or one more, at most {MARBLES_PER_PLAYER}"
             ),
             PositionError::MissingMarker(color) => {
-                write!(f, "{color} has marbles but none is marked (upper case) as its last")
+                write!(
+                    f,
+                    "{color} has marbles but none is marked (upper case) as its last"
+                )
             }
             PositionError::MarkersShareTile(tile) => write!(
                 f,
                 "both markers are on tile {tile}: no marble goes on the tile of the opponent's marker"
             ),
-            PositionError::MarkerOutOfLine { mover, marker, other } => write!(
+            PositionError::MarkerOutOfLine {
+                mover,
+                marker,
+                other,
+            } => write!(
                 f,
                 "{mover}'s last marble {marker} is not in the row or column of the opponent's marker {other}"
             ),
@@ -114,12 +151,22 @@ impl Setup {
         }
         if let [Some(b), Some(r)] = self.markers {
             if layout.tile_index(b) == layout.tile_index(r) {
-                return Err(PositionError::MarkersShareTile(layout.letter_at(b).unwrap_or('?')));
+                return Err(PositionError::MarkersShareTile(
+                    layout.letter_at(b).unwrap_or('?'),
+                ));
             }
             // The last mover had to play in line with the other's marker.
-            let (mover, marker, other) = if black > red { (Color::Black, b, r) } else { (Color::Red, r, b) };
+            let (mover, marker, other) = if black > red {
+                (Color::Black, b, r)
+            } else {
+                (Color::Red, r, b)
+            };
             if marker.lines() & other.bit() == 0 {
-                return Err(PositionError::MarkerOutOfLine { mover, marker, other });
+                return Err(PositionError::MarkerOutOfLine {
+                    mover,
+                    marker,
+                    other,
+                });
             }
         }
         Ok(Position::from_parts(self.marbles, self.markers))
@@ -135,7 +182,12 @@ impl FromStr for Setup {
             return Err(PositionError::TooLarge);
         }
         let height = rows.len() as u8;
-        let mut setup = Setup { width: 0, height, marbles: [0; 2], markers: [None; 2] };
+        let mut setup = Setup {
+            width: 0,
+            height,
+            marbles: [0; 2],
+            markers: [None; 2],
+        };
         for (r, row) in rows.iter().enumerate() {
             let row_number = height - 1 - r as u8;
             let mut col: usize = 0;
@@ -161,10 +213,8 @@ impl FromStr for Setup {
                 }
                 let cell = Cell::new(col as u8, row_number);
                 setup.marbles[color.index()] |= cell.bit();
-                if marked {
-                    if setup.markers[color.index()].replace(cell).is_some() {
-                        return Err(PositionError::TwoMarkers(color));
-                    }
+                if marked && setup.markers[color.index()].replace(cell).is_some() {
+                    return Err(PositionError::TwoMarkers(color));
                 }
                 col += 1;
             }
@@ -175,7 +225,11 @@ impl FromStr for Setup {
             if r == 0 {
                 setup.width = col as u8;
             } else if col != usize::from(setup.width) {
-                return Err(PositionError::RaggedRows { row: r + 1, cells: col, expected: setup.width.into() });
+                return Err(PositionError::RaggedRows {
+                    row: r + 1,
+                    cells: col,
+                    expected: setup.width.into(),
+                });
             }
         }
         Ok(setup)

@@ -80,11 +80,21 @@ impl fmt::Display for Color {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
     GameOver,
-    NotYourTurn { to_move: Color },
+    NotYourTurn {
+        to_move: Color,
+    },
     NotAHole(Cell),
     Occupied(Cell),
-    OutsideLines { cell: Cell, last: Cell },
-    MarkedTile { cell: Cell, tile: char, owner: Color, marker: Cell },
+    OutsideLines {
+        cell: Cell,
+        last: Cell,
+    },
+    MarkedTile {
+        cell: Cell,
+        tile: char,
+        owner: Color,
+        marker: Cell,
+    },
 }
 
 impl fmt::Display for IllegalMove {
@@ -98,7 +108,12 @@ impl fmt::Display for IllegalMove {
                 f,
                 "{cell} is not in the row or column of the opponent's last marble {last}"
             ),
-            IllegalMove::MarkedTile { cell, tile, owner, marker } => write!(
+            IllegalMove::MarkedTile {
+                cell,
+                tile,
+                owner,
+                marker,
+            } => write!(
                 f,
                 "{cell} is on tile {tile}, which holds {owner}'s marker on {marker}"
             ),
@@ -127,13 +142,19 @@ impl Default for Position {
 impl Position {
     /// The empty board, black to move.
     pub fn new() -> Position {
-        Position { marbles: [0; 2], last: [NO_CELL; 2] }
+        Position {
+            marbles: [0; 2],
+            last: [NO_CELL; 2],
+        }
     }
 
     /// A position from its parts, unchecked; [`super::position`] validates untrusted text.
     pub(crate) fn from_parts(marbles: [u128; 2], last: [Option<Cell>; 2]) -> Position {
         let index = |c: Option<Cell>| c.map_or(NO_CELL, |c| c.index() as u8);
-        Position { marbles, last: [index(last[0]), index(last[1])] }
+        Position {
+            marbles,
+            last: [index(last[0]), index(last[1])],
+        }
     }
 
     pub fn marbles(&self, color: Color) -> u128 {
@@ -151,7 +172,11 @@ impl Position {
     /// The cell of `color`'s last marble, where its marker sits.
     pub fn last(&self, color: Color) -> Option<Cell> {
         let index = self.last[color.index()];
-        if index == NO_CELL { None } else { Cell::from_index(u32::from(index)) }
+        if index == NO_CELL {
+            None
+        } else {
+            Cell::from_index(u32::from(index))
+        }
     }
 
     /// Black moves when both have placed as many marbles, red otherwise.
@@ -202,17 +227,22 @@ impl Position {
         if self.occupied() & cell.bit() != 0 {
             return Err(IllegalMove::Occupied(cell));
         }
-        if let Some(last) = self.last(me.opponent()) {
-            if last.lines() & cell.bit() == 0 {
-                return Err(IllegalMove::OutsideLines { cell, last });
-            }
+        if let Some(last) = self.last(me.opponent())
+            && last.lines() & cell.bit() == 0
+        {
+            return Err(IllegalMove::OutsideLines { cell, last });
         }
         for owner in [me.opponent(), me] {
-            if let Some(marker) = self.last(owner) {
-                if layout.tile_mask(marker) & cell.bit() != 0 {
-                    let tile = layout.letter_at(cell).unwrap_or('?');
-                    return Err(IllegalMove::MarkedTile { cell, tile, owner, marker });
-                }
+            if let Some(marker) = self.last(owner)
+                && layout.tile_mask(marker) & cell.bit() != 0
+            {
+                let tile = layout.letter_at(cell).unwrap_or('?');
+                return Err(IllegalMove::MarkedTile {
+                    cell,
+                    tile,
+                    owner,
+                    marker,
+                });
             }
         }
         debug_assert!(self.legal_moves(layout) & cell.bit() != 0);
@@ -243,12 +273,20 @@ pub struct Game {
 
 impl Game {
     pub fn new(layout: Layout) -> Game {
-        Game { layout, position: Position::new(), history: Vec::new() }
+        Game {
+            layout,
+            position: Position::new(),
+            history: Vec::new(),
+        }
     }
 
     /// A game that starts from a set position (which `undo` cannot take back).
     pub fn from_position(layout: Layout, position: Position) -> Game {
-        Game { layout, position, history: Vec::new() }
+        Game {
+            layout,
+            position,
+            history: Vec::new(),
+        }
     }
 
     pub fn layout(&self) -> &Layout {
@@ -268,7 +306,8 @@ impl Game {
     }
 
     pub fn legal_moves(&self) -> Vec<Cell> {
-        let mut moves: Vec<Cell> = super::cell::cells(self.position.legal_moves(&self.layout)).collect();
+        let mut moves: Vec<Cell> =
+            super::cell::cells(self.position.legal_moves(&self.layout)).collect();
         moves.sort_unstable();
         moves
     }

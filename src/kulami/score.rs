@@ -51,7 +51,10 @@ pub struct Scoring {
 
 impl Default for Scoring {
     fn default() -> Scoring {
-        Scoring { tiles_only: false, row_bonus: RowBonus::Length }
+        Scoring {
+            tiles_only: false,
+            row_bonus: RowBonus::Length,
+        }
     }
 }
 
@@ -112,8 +115,22 @@ impl Score {
 /// `B+5 (black 38: rows 5, area 12, tiles 21; red 33: rows 0, area 11, tiles 22)`.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let part = |b: Breakdown| format!("{}: rows {}, area {}, tiles {}", b.total(), b.rows, b.area, b.tiles);
-        write!(f, "{} (black {}; red {})", self.result(), part(self.black), part(self.red))
+        let part = |b: Breakdown| {
+            format!(
+                "{}: rows {}, area {}, tiles {}",
+                b.total(),
+                b.rows,
+                b.area,
+                b.tiles
+            )
+        };
+        write!(
+            f,
+            "{} (black {}; red {})",
+            self.result(),
+            part(self.black),
+            part(self.red)
+        )
     }
 }
 
@@ -124,12 +141,23 @@ pub fn score(layout: &Layout, position: &Position, scoring: Scoring) -> Score {
     let (black_tiles, red_tiles) = tile_points(layout, black, red);
     let breakdown = |mine: u128, tiles: u32| {
         if scoring.tiles_only {
-            Breakdown { rows: 0, area: 0, tiles }
+            Breakdown {
+                rows: 0,
+                area: 0,
+                tiles,
+            }
         } else {
-            Breakdown { rows: row_points(mine, scoring.row_bonus), area: largest_area(mine), tiles }
+            Breakdown {
+                rows: row_points(mine, scoring.row_bonus),
+                area: largest_area(mine),
+                tiles,
+            }
         }
     };
-    Score { black: breakdown(black, black_tiles), red: breakdown(red, red_tiles) }
+    Score {
+        black: breakdown(black, black_tiles),
+        red: breakdown(red, red_tiles),
+    }
 }
 
 /// Each tile goes to the colour with more marbles on it, for as many points as it has holes.
@@ -155,11 +183,13 @@ pub fn row_points(marbles: u128, bonus: RowBonus) -> u32 {
     let mut points = 0;
     for d in DIRECTIONS {
         // Cells that start five in a row along d, then every cell such a five covers.
-        let starts = marbles & marbles >> d & marbles >> (2 * d) & marbles >> (3 * d) & marbles >> (4 * d);
+        let starts =
+            marbles & marbles >> d & marbles >> (2 * d) & marbles >> (3 * d) & marbles >> (4 * d);
         if starts == 0 {
             continue;
         }
-        let covered = starts | starts << d | starts << (2 * d) | starts << (3 * d) | starts << (4 * d);
+        let covered =
+            starts | starts << d | starts << (2 * d) | starts << (3 * d) | starts << (4 * d);
         points += match bonus {
             RowBonus::Length => covered.count_ones(),
             // A line begins where a covered cell has no covered neighbour behind it.

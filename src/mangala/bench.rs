@@ -58,7 +58,9 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
             result.nodes,
             result.depth,
             result.value,
-            result.best.map_or_else(|| "-".to_owned(), |p| p.to_string()),
+            result
+                .best
+                .map_or_else(|| "-".to_owned(), |p| p.to_string()),
             elapsed.as_millis(),
             per_second(result.nodes, elapsed),
         )?;
@@ -73,7 +75,11 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
 
 fn per_second(count: u64, time: Duration) -> u64 {
     let secs = time.as_secs_f64();
-    if secs > 0.0 { (count as f64 / secs) as u64 } else { 0 }
+    if secs > 0.0 {
+        (count as f64 / secs) as u64
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]

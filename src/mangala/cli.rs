@@ -101,7 +101,9 @@ impl std::str::FromStr for StarterOrder {
         match text.to_ascii_lowercase().as_str() {
             "alternate" => Ok(StarterOrder::Alternate),
             "fixed" => Ok(StarterOrder::Fixed),
-            _ => Err(format!("unknown starter order '{text}': use alternate or fixed")),
+            _ => Err(format!(
+                "unknown starter order '{text}': use alternate or fixed"
+            )),
         }
     }
 }
@@ -143,7 +145,11 @@ fn serve(args: EngineArgs) -> io::Result<()> {
     };
     let db = load_db(args.rules, args.db_stones);
     let mut engine = MangalaEngine::new(settings, db);
-    protocol::serve(&mut engine, BufReader::new(io::stdin()), io::stdout().lock())
+    protocol::serve(
+        &mut engine,
+        BufReader::new(io::stdin()),
+        io::stdout().lock(),
+    )
 }
 
 fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {
@@ -156,7 +162,19 @@ fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {
     let dir = args.dir.clone().unwrap_or_else(db::cache_dir);
     let start = Instant::now();
     let mut lines = Vec::new();
-    let db = EndgameDb::build(args.rules, args.stones, &mut |level, entries| {
+    // Levels already on disk (checksums verified) are kept and only the rest is built.
+    let mut db = match EndgameDb::load(&dir, args.rules, args.stones) {
+        Some(db) => db,
+        None => EndgameDb::build(args.rules, 0, &mut |_, _| {}),
+    };
+    writeln!(
+        out,
+        "{} levels 0-{} loaded from {}",
+        args.rules,
+        db.max_stones(),
+        dir.display()
+    )?;
+    db.extend_to(args.stones, &mut |level, entries| {
         let line = format!(
             "level {level:>2}: {entries:>12} entries, {:.1}s",
             start.elapsed().as_secs_f64()
@@ -197,8 +215,10 @@ fn solve_command(args: &SolveArgs, out: &mut impl Write) -> io::Result<()> {
         "solving {position} under {} rules; table {} MiB; database {}",
         args.rules,
         (16u64 << args.table_bits) >> 20,
-        db.as_ref()
-            .map_or_else(|| "none".to_owned(), |d| format!("to {} stones", d.max_stones()))
+        db.as_ref().map_or_else(
+            || "none".to_owned(),
+            |d| format!("to {} stones", d.max_stones())
+        )
     )?;
     out.flush()?;
     let mut searcher = Searcher::new(args.rules, args.table_bits, db);
@@ -226,7 +246,9 @@ fn solve_command(args: &SolveArgs, out: &mut impl Write) -> io::Result<()> {
             out,
             "value: {mover} (to move) final margin {:+}; best first pit {}; {} nodes in {elapsed:.1}s ({:.0} nps)",
             margin_for(&position, gain, mover),
-            solution.best.map_or_else(|| "-".to_owned(), |p| p.to_string()),
+            solution
+                .best
+                .map_or_else(|| "-".to_owned(), |p| p.to_string()),
             solution.nodes,
             solution.nodes as f64 / elapsed.max(1e-9)
         ),

@@ -48,9 +48,7 @@ struct Counts {
 impl Counts {
     fn new() -> Counts {
         let mut compositions = [[0u64; MAX_LEVEL as usize + 1]; SLOTS + 1];
-        for m in 0..=MAX_LEVEL as usize {
-            compositions[1][m] = 1;
-        }
+        compositions[1].fill(1);
         for k in 2..=SLOTS {
             for m in 0..=MAX_LEVEL as usize {
                 compositions[k][m] = (0..=m).map(|x| compositions[k - 1][m - x]).sum();
@@ -158,6 +156,15 @@ impl EndgameDb {
         db
     }
 
+    /// Adds levels until the database reaches `max_stones` (built levels are kept).
+    pub fn extend_to(&mut self, max_stones: u32, progress: &mut dyn FnMut(u32, u64)) {
+        while self.max_stones() < max_stones.min(MAX_LEVEL) {
+            self.extend_one();
+            let level = self.max_stones();
+            progress(level, self.counts.level_len(level));
+        }
+    }
+
     fn extend_one(&mut self) {
         let level = self.levels.len() as u32;
         let len = self.counts.level_len(level) as usize;
@@ -254,7 +261,11 @@ impl EndgameDb {
         if levels.is_empty() {
             return None;
         }
-        Some(EndgameDb { rule, counts, levels })
+        Some(EndgameDb {
+            rule,
+            counts,
+            levels,
+        })
     }
 }
 
@@ -313,8 +324,16 @@ pub fn best_pit(db: &EndgameDb, position: &Position) -> Option<(Pit, i32)> {
     for pit in position.legal_moves() {
         let (next, _) = position.play_unchecked(pit, db.rule());
         let gain = next.store_difference(mover) - banked;
-        let future = if next.is_over() { 0 } else { i32::from(db.value(&next)?) };
-        let value = if next.to_move() == mover { gain + future } else { gain - future };
+        let future = if next.is_over() {
+            0
+        } else {
+            i32::from(db.value(&next)?)
+        };
+        let value = if next.to_move() == mover {
+            gain + future
+        } else {
+            gain - future
+        };
         if best.is_none_or(|(_, b)| value > b) {
             best = Some((pit, value));
         }

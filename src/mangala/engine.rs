@@ -13,7 +13,9 @@ use super::db::EndgameDb;
 use super::draw::Draw;
 use super::game::Game;
 use super::notation::{GOGUI_SIZE, ParsePitError};
-use super::rules::{EndRule, MAX_STONES_PER_PIT, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side};
+use super::rules::{
+    EndRule, MAX_STONES_PER_PIT, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side,
+};
 use super::search::{Limits, Searcher, margin_for};
 use super::set_match::{Match, SetResult, StarterOrder};
 use crate::protocol::{Command, Engine, GtpError, Session, shorten};
@@ -282,8 +284,7 @@ impl MangalaEngine {
             MangalaCommand::Rules(Some(rule)) => {
                 if rule != self.settings.rule {
                     self.settings.rule = rule;
-                    self.searcher =
-                        Searcher::new(rule, self.settings.table_bits, self.db.clone());
+                    self.searcher = Searcher::new(rule, self.settings.table_bits, self.db.clone());
                     self.restart_set();
                 }
                 Ok(String::new())
@@ -326,8 +327,9 @@ impl MangalaEngine {
             }
             MangalaCommand::GetPosition => Ok(self.game.position().to_string()),
             MangalaCommand::SetPosition(position) => {
-                self.game = Game::from_position(position, self.settings.stones_per_pit, self.settings.rule)
-                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
+                self.game =
+                    Game::from_position(position, self.settings.stones_per_pit, self.settings.rule)
+                        .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
                 Ok(String::new())
             }
             MangalaCommand::Solve(max_nodes) => self.solve(max_nodes, session),
@@ -360,7 +362,7 @@ impl MangalaEngine {
     /// new match begins with the same first starter.
     fn new_set(&mut self) {
         let position = *self.game.position();
-        if position.is_over() && self.game.moves().len() > 0 {
+        if position.is_over() && !self.game.moves().is_empty() {
             let result = match position.winner() {
                 Some(side) => SetResult::Won(side),
                 None => SetResult::Drawn,
@@ -411,7 +413,9 @@ impl MangalaEngine {
             start.elapsed().as_secs_f64()
         );
         self.game.play(side, pit).map_err(|reason| {
-            GtpError::other(format!("internal error: the search chose pit {pit} ({reason})"))
+            GtpError::other(format!(
+                "internal error: the search chose pit {pit} ({reason})"
+            ))
         })?;
         Ok(if self.settings.gogui_vertices {
             pit.gogui_vertex(side)
@@ -428,9 +432,13 @@ impl MangalaEngine {
         };
         let signals = session.signals();
         let stop = || signals.interrupted();
-        let solution = self.searcher.solve(&position, limits, &stop, &mut |_, _, _| {});
+        let solution = self
+            .searcher
+            .solve(&position, limits, &stop, &mut |_, _, _| {});
         let mover = position.to_move();
-        let best = solution.best.map_or_else(|| "none".to_owned(), |p| p.to_string());
+        let best = solution
+            .best
+            .map_or_else(|| "none".to_owned(), |p| p.to_string());
         Ok(match solution.exact() {
             Some(gain) => format!(
                 "exact {mover} {:+} best {best} nodes {}",
@@ -449,20 +457,34 @@ impl MangalaEngine {
     fn showboard(&self) -> String {
         let position = self.game.position();
         let row = |side: Side, pits: &mut dyn Iterator<Item = Pit>| -> String {
-            pits.map(|p| format!("{:>3}", position.pit(side, p))).collect()
+            pits.map(|p| format!("{:>3}", position.pit(side, p)))
+                .collect()
         };
-        let north_numbers: String = Pit::ALL.iter().rev().map(|p| format!("{:>3}", p.number())).collect();
-        let south_numbers: String = Pit::ALL.iter().map(|p| format!("{:>3}", p.number())).collect();
+        let north_numbers: String = Pit::ALL
+            .iter()
+            .rev()
+            .map(|p| format!("{:>3}", p.number()))
+            .collect();
+        let south_numbers: String = Pit::ALL
+            .iter()
+            .map(|p| format!("{:>3}", p.number()))
+            .collect();
         let mut text = String::from("\n");
         text.push_str(&format!("north  {north_numbers}\n"));
-        text.push_str(&format!("      ({} )\n", row(Side::North, &mut Pit::ALL.into_iter().rev())));
+        text.push_str(&format!(
+            "      ({} )\n",
+            row(Side::North, &mut Pit::ALL.into_iter().rev())
+        ));
         text.push_str(&format!(
             "  {:>3}{}{:>3}\n",
             position.store(Side::North),
             " ".repeat(3 * PITS + 4),
             position.store(Side::South)
         ));
-        text.push_str(&format!("      ({} )\n", row(Side::South, &mut Pit::ALL.into_iter())));
+        text.push_str(&format!(
+            "      ({} )\n",
+            row(Side::South, &mut Pit::ALL.into_iter())
+        ));
         text.push_str(&format!("south  {south_numbers}\n"));
         let status = if position.is_over() {
             format!("set over: {}", score_text(position))
@@ -486,19 +508,24 @@ impl MangalaEngine {
         let mut grid = [['.'; GOGUI_SIZE]; GOGUI_SIZE];
         for pit in Pit::ALL {
             let south = usize::from(position.pit(Side::South, pit).min(3));
-            for height in 0..south {
-                grid[height][pit.offset()] = 'X';
+            for row in grid.iter_mut().take(south) {
+                row[pit.offset()] = 'X';
             }
             let north = usize::from(position.pit(Side::North, pit).min(3));
             let column = PITS - 1 - pit.offset();
-            for height in 0..north {
-                grid[GOGUI_SIZE - 1 - height][column] = 'O';
+            for row in grid.iter_mut().rev().take(north) {
+                row[column] = 'O';
             }
         }
         let rows: Vec<String> = grid
             .iter()
             .rev()
-            .map(|row| row.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
+            .map(|row| {
+                row.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect();
         format!("\n{}", rows.join("\n"))
     }
@@ -530,7 +557,11 @@ impl Engine for MangalaEngine {
         MANGALA_COMMANDS.to_vec()
     }
 
-    fn execute(&mut self, command: &Command, session: &mut Session<'_>) -> Result<String, GtpError> {
+    fn execute(
+        &mut self,
+        command: &Command,
+        session: &mut Session<'_>,
+    ) -> Result<String, GtpError> {
         let parsed = MangalaCommand::parse(command, self.game.total_stones())?;
         self.run(parsed, session)
     }

@@ -87,7 +87,10 @@ impl Pit {
             .next()
             .map(|c| c.to_ascii_uppercase())
             .ok_or(ParsePitError::Malformed)?;
-        let row: usize = chars.as_str().parse().map_err(|_| ParsePitError::Malformed)?;
+        let row: usize = chars
+            .as_str()
+            .parse()
+            .map_err(|_| ParsePitError::Malformed)?;
         if !column.is_ascii_uppercase() {
             return Err(ParsePitError::Malformed);
         }
@@ -170,11 +173,12 @@ fn parse_cells(text: &str) -> Result<([u8; CELLS], Side), PositionError> {
                     crate::protocol::shorten(count)
                 )));
             }
-            let value: u8 = count
-                .parse()
-                .ok()
-                .filter(|&v| v < 64)
-                .ok_or_else(|| malformed(format!("{} stones do not fit a cell", crate::protocol::shorten(count))))?;
+            let value: u8 = count.parse().ok().filter(|&v| v < 64).ok_or_else(|| {
+                malformed(format!(
+                    "{} stones do not fit a cell",
+                    crate::protocol::shorten(count)
+                ))
+            })?;
             cells[half * (PITS + 1) + offset] = value;
         }
     }

@@ -286,7 +286,12 @@ impl Position {
     }
 
     /// Plays `pit` for `side`, refusing anything illegal.
-    pub fn play(&self, side: Side, pit: Pit, rule: EndRule) -> Result<(Position, Landing), IllegalMove> {
+    pub fn play(
+        &self,
+        side: Side,
+        pit: Pit,
+        rule: EndRule,
+    ) -> Result<(Position, Landing), IllegalMove> {
         if self.is_over() {
             return Err(IllegalMove::SetOver);
         }
@@ -313,7 +318,11 @@ impl Position {
         debug_assert!(stones > 0, "play_unchecked on an empty pit");
         next.cells[start] = 0;
         // The first stone goes back into the pit it came from, unless it is alone.
-        let mut cell = if stones == 1 { advance(start, skip) } else { start };
+        let mut cell = if stones == 1 {
+            advance(start, skip)
+        } else {
+            start
+        };
         next.cells[cell] += 1;
         for _ in 1..stones {
             cell = advance(cell, skip);
@@ -335,7 +344,7 @@ impl Position {
         let own_row = (own_first..own_first + PITS).contains(&cell);
         if !own_row {
             let count = self.cells[cell];
-            if count % 2 == 0 {
+            if count.is_multiple_of(2) {
                 self.cells[cell] = 0;
                 self.cells[mover.store_cell()] += count;
                 return Landing::EvenCapture { stones: count };
@@ -372,6 +381,18 @@ impl Position {
             let left: u8 = self.cells[first..first + PITS].iter().sum();
             self.cells[first..first + PITS].fill(0);
             self.cells[taker.store_cell()] += left;
+        }
+    }
+
+    /// The same pits and mover with empty stores: what is still to win depends on
+    /// nothing else, so this is the key of a value.
+    pub fn without_stores(&self) -> Position {
+        let mut cells = self.cells;
+        cells[Side::South.store_cell()] = 0;
+        cells[Side::North.store_cell()] = 0;
+        Position {
+            cells,
+            to_move: self.to_move,
         }
     }
 
@@ -418,7 +439,10 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::WrongTotal { found, expected } => {
-                write!(f, "the position holds {found} stones, the set has {expected}")
+                write!(
+                    f,
+                    "the position holds {found} stones, the set has {expected}"
+                )
             }
             PositionError::TooManyStones(total) => {
                 write!(f, "{total} stones: at most 63 are supported")

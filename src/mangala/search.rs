@@ -236,7 +236,13 @@ impl Searcher {
             result.value = value;
             result.depth = depth;
             result.proved = self.unproved == before;
-            tracing::debug!(depth, value, best = best.number(), nodes = self.nodes, "iteration");
+            tracing::debug!(
+                depth,
+                value,
+                best = best.number(),
+                nodes = self.nodes,
+                "iteration"
+            );
             if result.proved {
                 break;
             }
@@ -261,7 +267,12 @@ impl Searcher {
         let mut lower = -board;
         let mut upper = board;
         if position.is_over() {
-            return Solution { lower: 0, upper: 0, best: None, nodes: 0 };
+            return Solution {
+                lower: 0,
+                upper: 0,
+                best: None,
+                nodes: 0,
+            };
         }
         let guess_depth = limits.depth.unwrap_or(12);
         let mut guess = 0;
@@ -290,12 +301,17 @@ impl Searcher {
             guess = value;
             progress(lower, upper, self.nodes);
         }
-        if lower == upper {
-            if let Some(entry) = self.table.probe(key_of(position)) {
-                best = Pit::new(entry.best).or(best);
-            }
+        if lower == upper
+            && let Some(entry) = self.table.probe(key_of(position))
+        {
+            best = Pit::new(entry.best).or(best);
         }
-        Solution { lower, upper, best, nodes: self.nodes }
+        Solution {
+            lower,
+            upper,
+            best,
+            nodes: self.nodes,
+        }
     }
 
     fn root(
@@ -316,13 +332,11 @@ impl Searcher {
         if self.aborted {
             return true;
         }
-        if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
-            self.aborted = true;
-        } else if self.nodes % 4096 == 0
-            && (stop() || self.limits.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.aborted = true;
-        }
+        let budget_spent = self.limits.nodes.is_some_and(|limit| self.nodes >= limit);
+        // The clock and the interrupt flag cost too much to read at every node.
+        let told_to_stop = self.nodes.is_multiple_of(4096)
+            && (stop() || self.limits.deadline.is_some_and(|d| Instant::now() >= d));
+        self.aborted = budget_spent || told_to_stop;
         self.aborted
     }
 
@@ -343,10 +357,10 @@ impl Searcher {
         if board == 0 {
             return 0;
         }
-        if let Some(db) = &self.db {
-            if let Some(value) = db.value(position) {
-                return i32::from(value);
-            }
+        if let Some(db) = &self.db
+            && let Some(value) = db.value(position)
+        {
+            return i32::from(value);
         }
         // Nobody can win more than what is left on the board.
         if alpha >= board {
@@ -413,15 +427,13 @@ impl Searcher {
         }
         // Best first: insertion sort of at most six.
         let mut ordered = [None::<Child>; PITS];
-        let mut count = 0;
-        for child in children.into_iter().flatten() {
+        for (count, child) in children.into_iter().flatten().enumerate() {
             let mut at = count;
             while at > 0 && ordered[at - 1].is_some_and(|c: Child| c.order < child.order) {
                 ordered[at] = ordered[at - 1];
                 at -= 1;
             }
             ordered[at] = Some(child);
-            count += 1;
         }
         let mut best_value = i32::MIN;
         let mut best_pit = 0;
@@ -459,10 +471,28 @@ impl Searcher {
                 }
             }
         }
-        let lower = if best_value > alpha_in { best_value } else { -board };
-        let upper = if best_value < beta_in { best_value } else { board };
-        let stored_depth = if self.unproved == unproved_before { PROVED } else { depth };
-        self.table.store(key, lower.max(-board), upper.min(board), stored_depth, best_pit);
+        let lower = if best_value > alpha_in {
+            best_value
+        } else {
+            -board
+        };
+        let upper = if best_value < beta_in {
+            best_value
+        } else {
+            board
+        };
+        let stored_depth = if self.unproved == unproved_before {
+            PROVED
+        } else {
+            depth
+        };
+        self.table.store(
+            key,
+            lower.max(-board),
+            upper.min(board),
+            stored_depth,
+            best_pit,
+        );
         best_value
     }
 }
@@ -487,5 +517,9 @@ impl Solution {
 pub fn margin_for(position: &Position, mover_gain: i32, side: Side) -> i32 {
     let mover = position.to_move();
     let final_for_mover = position.store_difference(mover) + mover_gain;
-    if side == mover { final_for_mover } else { -final_for_mover }
+    if side == mover {
+        final_for_mover
+    } else {
+        -final_for_mover
+    }
 }

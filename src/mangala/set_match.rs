@@ -65,7 +65,7 @@ impl Match {
     /// Who starts set `number` (1–5).
     pub fn starter_of(&self, number: usize) -> Side {
         match self.order {
-            StarterOrder::Alternate if number % 2 == 0 => self.first_starter.opponent(),
+            StarterOrder::Alternate if number.is_multiple_of(2) => self.first_starter.opponent(),
             _ => self.first_starter,
         }
     }
@@ -114,7 +114,7 @@ impl Match {
 
 /// Half points as the book writes them: `2`, `1.5`, `0`.
 pub fn points_text(half_points: u32) -> String {
-    if half_points % 2 == 0 {
+    if half_points.is_multiple_of(2) {
         (half_points / 2).to_string()
     } else {
         format!("{}.5", half_points / 2)

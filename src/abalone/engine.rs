@@ -1,0 +1,580 @@
+//! The Abalone engine behind `hamle abalone`.
+//!
+//! Commands are parsed into [`AbaloneCommand`] first (typed arguments, typed errors), then
+//! run against the game; a command that fails leaves the game exactly as it was.
+
+use std::time::Duration;
+
+use crate::protocol::{Command, Engine, GtpError, Session};
+
+use super::board::{Cell, Color};
+use super::eval::Weights;
+use super::moves::Move;
+use super::position::{IllegalMove, MoveList, Position, StartPosition};
+use super::rules::{EndReason, EndRules, Game, GameResult};
+use super::search::{self, Limits, Searcher};
+
+/// Search nodes per move when the command line does not say.
+pub const DEFAULT_NODES: u64 = 300_000;
+
+/// Settings from the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub seed: u64,
+    /// Search nodes per move (0: no node limit; then the clock or `move_time` decides).
+    pub nodes: u64,
+    /// Wall time per move when no clock is set.
+    pub move_time: Option<Duration>,
+    pub start: StartPosition,
+    pub end_rules: EndRules,
+    pub weights: Weights,
+    /// Transposition table of 2^bits entries.
+    pub table_bits: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            seed: 0,
+            nodes: DEFAULT_NODES,
+            move_time: None,
+            start: StartPosition::Standard,
+            end_rules: EndRules::default(),
+            weights: Weights::default(),
+            table_bits: search::DEFAULT_TABLE_BITS,
+        }
+    }
+}
+
+/// GTP's clock as the controller describes it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Clock {
+    /// Main time, byo-yomi period and stones per period, from `time_settings`.
+    pub main: f64,
+    pub period: f64,
+    pub stones: u32,
+    /// Seconds and stones left for each colour, from `time_left`.
+    pub left: [Option<(f64, u32)>; 2],
+}
+
+impl Clock {
+    /// The time to spend on one move of `color`, `None` for no time limit.
+    pub fn budget(&self, color: Color) -> Option<Duration> {
+        if self.stones == 0 && self.period > 0.0 {
+            return None; // GTP: zero stones with a byo-yomi time means no limit.
+        }
+        let fresh = if self.main > 0.0 || self.stones == 0 {
+            (self.main, 0)
+        } else {
+            (self.period, self.stones)
+        };
+        let (seconds, stones) = self.left[color.index()].unwrap_or(fresh);
+        let share = if stones > 0 {
+            seconds / f64::from(stones)
+        } else {
+            // Main time: a game lasts some 40 more moves of one side; keep the byo-yomi.
+            seconds / 30.0
+                + if self.stones > 0 {
+                    self.period / f64::from(self.stones)
+                } else {
+                    0.0
+                }
+        };
+        Some(Duration::from_secs_f64(
+            (share * 0.85 - 0.05).clamp(0.01, 3600.0),
+        ))
+    }
+}
+
+/// An Abalone command with its arguments parsed and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AbaloneCommand {
+    Boardsize(u64),
+    ClearBoard,
+    Komi,
+    NewGame(Option<StartPosition>),
+    Play(Color, Move),
+    Genmove(Color),
+    RegGenmove(Color),
+    Undo,
+    Showboard,
+    AllLegal(Option<Color>),
+    IsLegal(Color, Move),
+    MarblesOff,
+    FinalScore,
+    GetPosition,
+    SetPosition(Box<Position>),
+    TimeSettings {
+        main: f64,
+        period: f64,
+        stones: u32,
+    },
+    TimeLeft {
+        color: Color,
+        seconds: f64,
+        stones: u32,
+    },
+    RulesGameId,
+    RulesBoardSize,
+    RulesBoard,
+    RulesLegalMoves,
+    RulesSideToMove,
+    RulesFinalResult,
+}
+
+/// The Abalone commands in `list_commands` order.
+pub const ABALONE_COMMANDS: [&str; 23] = [
+    "boardsize",
+    "clear_board",
+    "komi",
+    "abalone-new_game",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "all_legal",
+    "is_legal",
+    "abalone-marbles_off",
+    "final_score",
+    "abalone-position",
+    "abalone-set_position",
+    "time_settings",
+    "time_left",
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+];
+
+const COLOR: &str = "a color (b, black, w or white)";
+
+fn color(command: &Command, index: usize) -> Result<Color, GtpError> {
+    command.parse_arg(index, COLOR)
+}
+
+fn move_arg(command: &Command, index: usize) -> Result<Move, GtpError> {
+    command
+        .arg(index)?
+        .parse::<Move>()
+        .map_err(|error| GtpError::syntax(error.to_string()))
+}
+
+fn no_args(command: &Command, parsed: AbaloneCommand) -> Result<AbaloneCommand, GtpError> {
+    command.expect_args(0, "").map(|()| parsed)
+}
+
+fn seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
+    let value: f64 = command.parse_arg(index, "a number of seconds")?;
+    if !(0.0..=1e7).contains(&value) {
+        return Err(GtpError::syntax(format!(
+            "{value} seconds is out of range (0 to 10000000)"
+        )));
+    }
+    Ok(value)
+}
+
+impl AbaloneCommand {
+    pub fn parse(command: &Command) -> Result<AbaloneCommand, GtpError> {
+        let c = command;
+        Ok(match c.name.as_str() {
+            "boardsize" => {
+                c.expect_args(1, "<size>")?;
+                AbaloneCommand::Boardsize(c.parse_arg(0, "a board size")?)
+            }
+            "clear_board" => no_args(c, AbaloneCommand::ClearBoard)?,
+            // Controllers send a komi for Go; Abalone has none, so it is accepted and ignored.
+            "komi" => {
+                c.expect_args(1, "<komi>")?;
+                let _: f64 = c.parse_arg(0, "a number")?;
+                AbaloneCommand::Komi
+            }
+            "abalone-new_game" => {
+                c.expect_args_between(0, 1, "[standard|belgian-daisy|german-daisy]")?;
+                match c.args.first() {
+                    None => AbaloneCommand::NewGame(None),
+                    Some(name) => {
+                        AbaloneCommand::NewGame(Some(name.parse().map_err(GtpError::syntax)?))
+                    }
+                }
+            }
+            "play" => {
+                c.expect_args(2, "<color> <move>")?;
+                AbaloneCommand::Play(color(c, 0)?, move_arg(c, 1)?)
+            }
+            "genmove" => {
+                c.expect_args(1, "<color>")?;
+                AbaloneCommand::Genmove(color(c, 0)?)
+            }
+            "reg_genmove" => {
+                c.expect_args(1, "<color>")?;
+                AbaloneCommand::RegGenmove(color(c, 0)?)
+            }
+            "undo" => no_args(c, AbaloneCommand::Undo)?,
+            "showboard" => no_args(c, AbaloneCommand::Showboard)?,
+            "all_legal" => {
+                c.expect_args_between(0, 1, "[<color>]")?;
+                AbaloneCommand::AllLegal(if c.args.is_empty() {
+                    None
+                } else {
+                    Some(color(c, 0)?)
+                })
+            }
+            "is_legal" => {
+                c.expect_args(2, "<color> <move>")?;
+                AbaloneCommand::IsLegal(color(c, 0)?, move_arg(c, 1)?)
+            }
+            "abalone-marbles_off" => no_args(c, AbaloneCommand::MarblesOff)?,
+            "final_score" => no_args(c, AbaloneCommand::FinalScore)?,
+            "abalone-position" => no_args(c, AbaloneCommand::GetPosition)?,
+            "abalone-set_position" => {
+                if c.args.is_empty() {
+                    return Err(c.usage_error("<rows> <b|w> <black off> <white off>"));
+                }
+                let position = c
+                    .args
+                    .join(" ")
+                    .parse::<Position>()
+                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
+                AbaloneCommand::SetPosition(Box::new(position))
+            }
+            "time_settings" => {
+                c.expect_args(3, "<main time> <byo-yomi time> <byo-yomi stones>")?;
+                AbaloneCommand::TimeSettings {
+                    main: seconds(c, 0)?,
+                    period: seconds(c, 1)?,
+                    stones: c.parse_arg(2, "a number of stones")?,
+                }
+            }
+            "time_left" => {
+                c.expect_args(3, "<color> <seconds> <stones>")?;
+                AbaloneCommand::TimeLeft {
+                    color: color(c, 0)?,
+                    seconds: seconds(c, 1)?,
+                    stones: c.parse_arg(2, "a number of stones")?,
+                }
+            }
+            "gogui-rules_game_id" => no_args(c, AbaloneCommand::RulesGameId)?,
+            "gogui-rules_board_size" => no_args(c, AbaloneCommand::RulesBoardSize)?,
+            "gogui-rules_board" => no_args(c, AbaloneCommand::RulesBoard)?,
+            "gogui-rules_legal_moves" => no_args(c, AbaloneCommand::RulesLegalMoves)?,
+            "gogui-rules_side_to_move" => no_args(c, AbaloneCommand::RulesSideToMove)?,
+            "gogui-rules_final_result" => no_args(c, AbaloneCommand::RulesFinalResult)?,
+            _ => return Err(GtpError::UnknownCommand),
+        })
+    }
+}
+
+fn illegal(reason: &IllegalMove) -> GtpError {
+    GtpError::other(format!("illegal move: {reason}"))
+}
+
+/// The Abalone engine behind `hamle abalone`.
+pub struct AbaloneEngine {
+    settings: Settings,
+    game: Game,
+    searcher: Searcher,
+    clock: Option<Clock>,
+}
+
+impl AbaloneEngine {
+    pub fn new(settings: Settings) -> AbaloneEngine {
+        let game = Game::new(settings.start.position(), settings.end_rules);
+        let searcher = Searcher::new(settings.weights, settings.seed, settings.table_bits);
+        AbaloneEngine {
+            settings,
+            game,
+            searcher,
+            clock: None,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn new_game(&mut self, start: Position) {
+        self.game = Game::new(start, self.settings.end_rules);
+        self.searcher.clear();
+    }
+
+    fn run(&mut self, command: AbaloneCommand, session: &Session<'_>) -> Result<String, GtpError> {
+        match command {
+            AbaloneCommand::Boardsize(size) => {
+                // GoGui and match runners send boardsize before every game: 9 (the cells of
+                // the long diagonal) starts a new game, any other size cannot be played.
+                if size != 9 {
+                    return Err(GtpError::UnacceptableSize);
+                }
+                self.new_game(self.settings.start.position());
+                Ok(String::new())
+            }
+            AbaloneCommand::ClearBoard => {
+                self.new_game(self.settings.start.position());
+                Ok(String::new())
+            }
+            AbaloneCommand::Komi => Ok(String::new()),
+            AbaloneCommand::NewGame(start) => {
+                if let Some(start) = start {
+                    self.settings.start = start;
+                }
+                self.new_game(self.settings.start.position());
+                Ok(self.settings.start.to_string())
+            }
+            AbaloneCommand::Play(color, mv) => {
+                self.game
+                    .play(color, mv)
+                    .map_err(|reason| illegal(&reason))?;
+                Ok(String::new())
+            }
+            AbaloneCommand::Genmove(color) => self.generate(color, session, true),
+            AbaloneCommand::RegGenmove(color) => self.generate(color, session, false),
+            AbaloneCommand::Undo => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err(GtpError::CannotUndo)
+                }
+            }
+            AbaloneCommand::Showboard => Ok(self.showboard()),
+            AbaloneCommand::AllLegal(color) => {
+                Ok(self.legal_for(color.unwrap_or(self.game.to_move())))
+            }
+            AbaloneCommand::IsLegal(color, mv) => {
+                let legal = !self.game.is_over()
+                    && color == self.game.to_move()
+                    && self.game.position().check(mv).is_ok();
+                Ok(if legal { "1" } else { "0" }.into())
+            }
+            AbaloneCommand::MarblesOff => {
+                let position = self.game.position();
+                Ok(format!(
+                    "black {} white {}",
+                    position.marbles_off(Color::Black),
+                    position.marbles_off(Color::White)
+                ))
+            }
+            AbaloneCommand::FinalScore => Ok(self.standing().short()),
+            AbaloneCommand::GetPosition => Ok(self.game.position().to_string()),
+            AbaloneCommand::SetPosition(position) => {
+                self.new_game(*position);
+                Ok(String::new())
+            }
+            AbaloneCommand::TimeSettings {
+                main,
+                period,
+                stones,
+            } => {
+                self.clock = Some(Clock {
+                    main,
+                    period,
+                    stones,
+                    left: [None, None],
+                });
+                Ok(String::new())
+            }
+            AbaloneCommand::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => {
+                let clock = self.clock.get_or_insert(Clock {
+                    main: seconds,
+                    period: 0.0,
+                    stones: 0,
+                    left: [None, None],
+                });
+                clock.left[color.index()] = Some((seconds, stones));
+                Ok(String::new())
+            }
+            AbaloneCommand::RulesGameId => Ok("Abalone".into()),
+            AbaloneCommand::RulesBoardSize => Ok("9 9 hex".into()),
+            AbaloneCommand::RulesBoard => Ok(self.rules_board()),
+            AbaloneCommand::RulesLegalMoves => Ok(self.legal_for(self.game.to_move())),
+            AbaloneCommand::RulesSideToMove => Ok(self.game.to_move().to_string()),
+            AbaloneCommand::RulesFinalResult => Ok(self
+                .game
+                .result()
+                .map_or("unknown".into(), |result| result.to_string())),
+        }
+    }
+
+    /// The result when the game is over, else the adjudication of the position as it stands.
+    fn standing(&self) -> GameResult {
+        self.game
+            .result()
+            .unwrap_or_else(|| GameResult::adjudicated(self.game.position(), EndReason::MoveCap))
+    }
+
+    /// The legal moves of `color`, sorted; empty when it is not `color`'s turn or the game
+    /// is over.
+    fn legal_for(&self, color: Color) -> String {
+        if color != self.game.to_move() || self.game.is_over() {
+            return String::new();
+        }
+        let mut list = MoveList::new();
+        self.game.position().legal_moves(&mut list);
+        let mut moves: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+        moves.sort();
+        moves.join(" ")
+    }
+
+    fn limits(&self, color: Color) -> Limits {
+        let time = self
+            .clock
+            .and_then(|clock| clock.budget(color))
+            .or(self.settings.move_time);
+        let nodes = self.settings.nodes;
+        Limits {
+            nodes,
+            time,
+            depth: 63,
+        }
+    }
+
+    fn generate(
+        &mut self,
+        color: Color,
+        session: &Session<'_>,
+        play: bool,
+    ) -> Result<String, GtpError> {
+        if self.game.is_over() {
+            return Err(illegal(&IllegalMove::GameOver));
+        }
+        let to_move = self.game.to_move();
+        if color != to_move {
+            return Err(illegal(&IllegalMove::NotYourTurn { to_move }));
+        }
+        let mut limits = self.limits(color);
+        if limits.nodes == 0 && limits.time.is_none() {
+            limits.nodes = DEFAULT_NODES;
+        }
+        let stop = || session.interrupted();
+        let result = self.searcher.search(self.game.position(), limits, &stop);
+        let Some(mv) = result.best else {
+            return Err(GtpError::other("no legal move"));
+        };
+        tracing::info!(
+            "genmove {color}: {mv}, value {} at depth {} after {} nodes in {:.2}s",
+            result.value,
+            result.depth,
+            result.nodes,
+            result.elapsed.as_secs_f64()
+        );
+        if play {
+            self.game.play(color, mv).map_err(|reason| {
+                GtpError::other(format!(
+                    "internal error: the search chose an illegal move {mv} ({reason})"
+                ))
+            })?;
+        }
+        Ok(mv.to_string())
+    }
+
+    /// GoGui's hex board: the 9×9 rhombus of rows (I at the top) and diagonals, `X` black,
+    /// `O` white, `.` empty or outside the hexagon.
+    fn rules_board(&self) -> String {
+        let position = self.game.position();
+        let rows: Vec<String> = (0..9i8)
+            .rev()
+            .map(|row| {
+                let glyphs: Vec<&str> = (0..9i8)
+                    .map(
+                        |col| match Cell::at(row, col).and_then(|cell| position.color_at(cell)) {
+                            Some(Color::Black) => "X",
+                            Some(Color::White) => "O",
+                            None => ".",
+                        },
+                    )
+                    .collect();
+                glyphs.join(" ")
+            })
+            .collect();
+        format!("\n{}", rows.join("\n"))
+    }
+
+    /// The hexagon as players draw it: row I at the top, each row indented by its distance
+    /// from row E, diagonal numbers under row A and to the right of rows D to A.
+    fn showboard(&self) -> String {
+        let position = self.game.position();
+        let mut text = String::from("\n");
+        for row in (0..9i8).rev() {
+            let indent = (row - 4).unsigned_abs() as usize;
+            let mut line = format!("{}{} ", " ".repeat(indent), (b'A' + row as u8) as char);
+            let cells: Vec<&str> = (0..9i8)
+                .filter_map(|col| Cell::at(row, col))
+                .map(|cell| match position.color_at(cell) {
+                    Some(Color::Black) => "X",
+                    Some(Color::White) => "O",
+                    None => ".",
+                })
+                .collect();
+            line.push_str(&cells.join(" "));
+            if row < 4 {
+                line.push_str(&format!(" {}", row + 6));
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text.push_str("       1 2 3 4 5\n");
+        let state = match self.game.result() {
+            Some(result) => result.to_string(),
+            None => format!("{} to move", self.game.to_move()),
+        };
+        text.push_str(&format!(
+            "Black (X) marbles off {}, White (O) marbles off {}; ply {}; {state}",
+            position.marbles_off(Color::Black),
+            position.marbles_off(Color::White),
+            self.game.plies()
+        ));
+        text
+    }
+}
+
+impl Engine for AbaloneEngine {
+    fn name(&self) -> String {
+        "hamle".into()
+    }
+
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").into()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        ABALONE_COMMANDS.to_vec()
+    }
+
+    fn execute(
+        &mut self,
+        command: &Command,
+        session: &mut Session<'_>,
+    ) -> Result<String, GtpError> {
+        let parsed = AbaloneCommand::parse(command)?;
+        self.run(parsed, session)
+    }
+
+    fn analyze_commands(&self) -> Vec<String> {
+        vec![
+            "string/Final Score/final_score".into(),
+            "string/Position/abalone-position".into(),
+            "string/Marbles Off/abalone-marbles_off".into(),
+            "string/Legal Moves/gogui-rules_legal_moves".into(),
+        ]
+    }
+
+    fn describe(&self) -> String {
+        let rules = self.settings.end_rules;
+        format!(
+            "hamle {} abalone: start {}, seed {}, nodes {}, max plies {}, repetition draw {}, weights {}",
+            self.version(),
+            self.settings.start,
+            self.settings.seed,
+            self.settings.nodes,
+            rules.max_plies,
+            rules.repetition_draw,
+            self.settings.weights
+        )
+    }
+}

@@ -1,0 +1,189 @@
+//! Abalone refereed by our rules for the arena: [`AbaloneReferee`] implements the arena's
+//! [`Referee`], so that `hamle match` can judge Abalone games once its command line offers
+//! the game.
+
+use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
+
+use super::board::Color;
+use super::moves::Move;
+use super::position::StartPosition;
+use super::rules::{EndReason, EndRules, Game, GameResult};
+
+/// An arena game of Abalone: the first seat plays Black.
+#[derive(Clone, Debug)]
+pub struct AbaloneReferee {
+    game: Game,
+    start: StartPosition,
+}
+
+impl AbaloneReferee {
+    /// `rules.max_plies` is the arena's cap too; [`Referee::adjudicate`] scores like it.
+    pub fn new(start: StartPosition, rules: EndRules) -> AbaloneReferee {
+        AbaloneReferee {
+            game: Game::new(start.position(), rules),
+            start,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn color(seat: Seat) -> Color {
+        match seat {
+            Seat::First => Color::Black,
+            Seat::Second => Color::White,
+        }
+    }
+
+    fn seat(color: Color) -> Seat {
+        match color {
+            Color::Black => Seat::First,
+            Color::White => Seat::Second,
+        }
+    }
+
+    fn outcome(result: GameResult) -> Outcome {
+        Outcome {
+            winner: result.winner.map(AbaloneReferee::seat),
+            result: result.short(),
+        }
+    }
+}
+
+impl Referee for AbaloneReferee {
+    fn setup_commands(&self) -> Vec<String> {
+        vec![format!("abalone-new_game {}", self.start)]
+    }
+
+    fn seat_to_move(&self) -> Seat {
+        AbaloneReferee::seat(self.game.to_move())
+    }
+
+    fn move_request(&self, seat: Seat) -> String {
+        format!("genmove {}", AbaloneReferee::color(seat).letter())
+    }
+
+    fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
+        let answer = answer.trim();
+        if answer.eq_ignore_ascii_case("resign") {
+            return Ok(Turn::Resigned);
+        }
+        let illegal = |reason: String| IllegalMove {
+            answer: answer.to_owned(),
+            reason,
+        };
+        let color = AbaloneReferee::color(seat);
+        let mv: Move = answer
+            .parse()
+            .map_err(|e: super::moves::NotationError| illegal(e.to_string()))?;
+        self.game
+            .play(color, mv)
+            .map_err(|reason| illegal(reason.to_string()))?;
+        Ok(Turn::Played {
+            forward: format!("play {} {mv}", color.letter()),
+        })
+    }
+
+    fn natural_end(&self) -> Option<Outcome> {
+        self.game.result().map(AbaloneReferee::outcome)
+    }
+
+    fn adjudicate(&self) -> Outcome {
+        AbaloneReferee::outcome(GameResult::adjudicated(
+            self.game.position(),
+            EndReason::MoveCap,
+        ))
+    }
+
+    fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
+        let winner = seat.other();
+        let suffix = match how {
+            LossKind::Resignation => 'R',
+            LossKind::Forfeit => 'F',
+        };
+        Outcome {
+            winner: Some(winner),
+            result: format!(
+                "{}+{suffix}",
+                AbaloneReferee::color(winner).letter().to_ascii_uppercase()
+            ),
+        }
+    }
+
+    fn moves_played(&self) -> usize {
+        self.game.plies()
+    }
+
+    /// A PGN-like text record: tag lines, then the moves numbered by Black's turns.
+    fn record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+    ) -> (String, &'static str) {
+        let quote = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut text = format!(
+            "[Game \"Abalone\"]\n[Black \"{}\"]\n[White \"{}\"]\n[Start \"{}\"]\n[Result \"{}\"]\n[Comment \"{}\"]\n\n",
+            quote(players[0]),
+            quote(players[1]),
+            self.start,
+            quote(result.unwrap_or("*")),
+            quote(comment)
+        );
+        let moves: Vec<String> = self.game.moves().map(|m| m.to_string()).collect();
+        for (number, pair) in moves.chunks(2).enumerate() {
+            text.push_str(&format!("{}. {}\n", number + 1, pair.join(" ")));
+        }
+        text.push_str(result.unwrap_or("*"));
+        text.push('\n');
+        (text, "txt")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judges_moves_ends_and_writes_the_record() {
+        let rules = EndRules {
+            max_plies: 4,
+            repetition_draw: false,
+        };
+        let mut referee = AbaloneReferee::new(StartPosition::Standard, rules);
+        assert_eq!(referee.setup_commands(), ["abalone-new_game standard"]);
+        assert_eq!(referee.move_request(Seat::First), "genmove b");
+        assert_eq!(
+            referee.apply(Seat::First, "C3D4"),
+            Ok(Turn::Played {
+                forward: "play b c3d4".into()
+            })
+        );
+        assert!(
+            referee.apply(Seat::Second, "c3d4").is_err(),
+            "not white's marble"
+        );
+        assert!(referee.apply(Seat::Second, "hello").is_err());
+        assert_eq!(referee.seat_to_move(), Seat::Second);
+        assert_eq!(referee.apply(Seat::Second, "resign"), Ok(Turn::Resigned));
+        assert_eq!(
+            referee.loss_of(Seat::Second, LossKind::Resignation).result,
+            "B+R"
+        );
+        assert!(referee.natural_end().is_none());
+        for answer in ["i5h5", "d4e5", "h5g5"] {
+            let seat = referee.seat_to_move();
+            assert!(referee.apply(seat, answer).is_ok(), "{answer}");
+        }
+        let end = referee.natural_end().expect("the cap ends it");
+        assert_eq!((end.winner, end.result.as_str()), (None, "0"));
+        assert_eq!(referee.adjudicate(), end);
+        let (record, extension) = referee.record(Some("0"), ["a", "b"], "seed 1");
+        assert_eq!(extension, "txt");
+        assert!(
+            record.contains("1. c3d4 i5h5\n2. d4e5 h5g5\n0\n"),
+            "{record}"
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! Golden GTP transcripts of `hamle abalone`: every Abalone command, its answers and its
+//! errors, served in-process through the protocol core exactly as stdin/stdout carry them.
+
+use std::io::Cursor;
+
+use hamle::abalone::engine::{AbaloneEngine, Settings};
+use hamle::protocol::serve;
+use pretty_assertions::assert_eq;
+
+fn session_with(settings: Settings, commands: &[&str]) -> String {
+    let input: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    let mut engine = AbaloneEngine::new(settings);
+    let mut output = Vec::new();
+    serve(&mut engine, Cursor::new(input.into_bytes()), &mut output).expect("serve");
+    String::from_utf8(output).expect("utf-8 output")
+}
+
+fn transcript(commands: &[&str]) -> String {
+    session_with(
+        Settings {
+            nodes: 3_000,
+            table_bits: 12,
+            ..Settings::default()
+        },
+        commands,
+    )
+}
+
+#[test]
+fn showboard_draws_the_hexagon() {
+    assert_eq!(
+        transcript(&["1 showboard"]),
+        "=1 \n    I O O O O O\n   H O O O O O O\n  G . . O O O . .\n F . . . . . . . .\nE . . . . . . . . .\n \
+         D . . . . . . . . 9\n  C . . X X X . . 8\n   B X X X X X X 7\n    A X X X X X 6\n       1 2 3 4 5\n\
+         Black (X) marbles off 0, White (O) marbles off 0; ply 0; black to move\n\n"
+    );
+}
+
+#[test]
+fn moves_in_both_notations_and_the_position_string() {
+    assert_eq!(
+        transcript(&[
+            "1 play b c3d4",
+            "2 play W i5h5",
+            "3 play black B6B5C7",
+            "4 abalone-position",
+            "5 undo",
+            "6 play b b5b6c6",
+            "7 abalone-position",
+            "8 is_legal w g5f5",
+            "9 is_legal b g5f5",
+            "10 gogui-rules_side_to_move",
+            "11 abalone-marbles_off",
+            "12 final_score",
+            "13 gogui-rules_final_result",
+        ]),
+        "=1 \n\n=2 \n\n=3 \n\n\
+         =4 1wwww/wwwwww/2www2/3w4/9/3b4/3bbbb/bbbb2/bbbbb w 0 0\n\n\
+         =5 \n\n=6 \n\n\
+         =7 1wwww/wwwwww/2www2/3w4/9/3b4/3bbbb/bbbb2/bbbbb w 0 0\n\n\
+         =8 1\n\n=9 0\n\n=10 white\n\n=11 black 0 white 0\n\n=12 0\n\n=13 unknown\n\n"
+    );
+}
+
+#[test]
+fn bad_input_names_the_reason_and_keeps_the_state() {
+    assert_eq!(
+        transcript(&[
+            "1 play b a1a6",
+            "2 play b j1j2",
+            "3 play b a1c3",
+            "4 play b a1a2a3",
+            "5 play w i5h5",
+            "6 play b i5h5",
+            "7 play b e5e6",
+            "8 play b a1a2",
+            "9 play b a3a2",
+            "10 play b a1a2b1",
+            "11 play b b6a5",
+            "12 play",
+            "13 play red a1b1",
+            "14 abalone-position",
+        ]),
+        "?1 syntax error: malformed move 'a1a6': unknown cell 'a6': row a has diagonals 1 to 5\n\n\
+         ?2 syntax error: malformed move 'j1j2': unknown cell 'j1'\n\n\
+         ?3 syntax error: malformed move 'a1c3': the two cells of an in-line move must be neighbours\n\n\
+         ?4 syntax error: malformed move 'a1a2a3': the third cell must be the neighbour the first end moves to\n\n\
+         ?5 illegal move: it is black's turn\n\n\
+         ?6 illegal move: i5 holds an opponent's marble: only your own marbles move\n\n\
+         ?7 illegal move: e5 holds no marble\n\n\
+         ?8 illegal move: 4 or more marbles in line: at most 3 move (a fourth behind them stays where it is)\n\n\
+         ?9 illegal move: the marble at a1 would leave the board: never push your own marble off\n\n\
+         ?10 illegal move: a broadside moves only into empty cells, and b1 is not empty\n\n\
+         ?11 illegal move: the marble at a5 would leave the board: never push your own marble off\n\n\
+         ?12 syntax error: usage: play <color> <move>\n\n\
+         ?13 syntax error: expected a color (b, black, w or white), got 'red'\n\n\
+         =14 wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0\n\n"
+    );
+}
+
+#[test]
+fn sumito_rules_on_the_wire() {
+    // Black d4 d5 d6 against white d7 d8 (3 v 2, d8 on the edge); black e5 e6 against
+    // white e7 e8 (2 v 2); black f6 against white f7 (1 v 1); black g6 g7 against white g8
+    // with black g9 behind it (blocked by the mover's own marble).
+    let position = "5/6/3bbwb/4bw2/4bbww1/3bbbww/7/6/5 b 0 0";
+    assert_eq!(
+        transcript(&[
+            &format!("1 abalone-set_position {position}"),
+            "2 abalone-position",
+            "3 play b e5e6",
+            "4 play b f6f7",
+            "5 play b g6g7",
+            "6 play b d4d5",
+            "7 abalone-marbles_off",
+            "8 abalone-position",
+            "9 undo",
+            "10 abalone-position",
+        ]),
+        format!(
+            "=1 \n\n=2 {position}\n\n\
+             ?3 illegal move: 2 marbles cannot push 2: sumito needs 2 against 1, 3 against 1 or 3 against 2\n\n\
+             ?4 illegal move: 1 marbles cannot push 1: sumito needs 2 against 1, 3 against 1 or 3 against 2\n\n\
+             ?5 illegal move: the push is blocked by your own marble at g9\n\n\
+             =6 \n\n=7 black 0 white 1\n\n\
+             =8 5/6/3bbwb/4bw2/4bbww1/4bbbw/7/6/5 w 0 1\n\n\
+             =9 \n\n=10 {position}\n\n"
+        )
+    );
+}
+
+#[test]
+fn positions_and_starts_are_validated() {
+    assert_eq!(
+        transcript(&[
+            "1 abalone-set_position 5/6/7/8/9/8/7/6 b 0 0",
+            "2 abalone-set_position 5/6/7/8/9/8/7/6/5 b 0 7",
+            "3 abalone-set_position 5/6/7/8/9/8/7/6/5 b 0 6",
+            "4 abalone-set_position 5/6/7/8/9/8/7/6/5x b 0 0",
+            "5 abalone-new_game belgian-daisy",
+            "6 abalone-position",
+            "7 abalone-new_game chess",
+            "8 clear_board",
+            "9 abalone-position",
+            "10 abalone-new_game",
+            "11 boardsize 19",
+            "12 boardsize 9",
+        ]),
+        "?1 syntax error: bad position: expected 9 rows separated by '/', got 8\n\n\
+         ?2 syntax error: bad position: 7 white marbles off: the game ends when the sixth is pushed off\n\n\
+         ?3 syntax error: bad position: black pushed the sixth white marble off, so white must be the side to move\n\n\
+         ?4 syntax error: bad position: row a: 'x' is not b, w or a digit counting empty cells\n\n\
+         =5 belgian-daisy\n\n\
+         =6 ww1bb/wwwbbb/1ww1bb1/8/9/8/1bb1ww1/bbbwww/bb1ww b 0 0\n\n\
+         ?7 syntax error: unknown start position 'chess': standard, belgian-daisy or german-daisy\n\n\
+         =8 \n\n\
+         =9 ww1bb/wwwbbb/1ww1bb1/8/9/8/1bb1ww1/bbbwww/bb1ww b 0 0\n\n\
+         =10 belgian-daisy\n\n\
+         ?11 unacceptable size\n\n=12 \n\n"
+    );
+}
+
+#[test]
+fn gogui_rules_and_legal_moves() {
+    let out = transcript(&[
+        "1 gogui-rules_game_id",
+        "2 gogui-rules_board_size",
+        "3 gogui-rules_side_to_move",
+        "4 gogui-rules_board",
+        "5 all_legal w",
+    ]);
+    assert_eq!(
+        out,
+        "=1 Abalone\n\n=2 9 9 hex\n\n=3 black\n\n=4 \n\
+         . . . . O O O O O\n\
+         . . . O O O O O O\n\
+         . . . . O O O . .\n\
+         . . . . . . . . .\n\
+         . . . . . . . . .\n\
+         . . . . . . . . .\n\
+         . . X X X . . . .\n\
+         X X X X X X . . .\n\
+         X X X X X . . . .\n\n\
+         =5 \n\n"
+    );
+    let legal = transcript(&["gogui-rules_legal_moves"]);
+    assert_eq!(
+        legal.trim_start_matches("= ").split_whitespace().count(),
+        44
+    );
+}
+
+#[test]
+fn genmove_plays_a_legal_move_reproducibly_and_clock_commands_work() {
+    let commands = [
+        "1 time_settings 600 0 0",
+        "2 time_left b 300 0",
+        "3 genmove b",
+        "4 genmove w",
+        "5 genmove w",
+        "6 reg_genmove b",
+        "7 abalone-position",
+    ];
+    let first = transcript(&commands);
+    assert_eq!(
+        first,
+        transcript(&commands),
+        "same seed and budget, same moves"
+    );
+    let move_re = regex::Regex::new(
+        r"^=1 \n\n=2 \n\n=3 ([a-i][1-9]){2,3}\n\n=4 ([a-i][1-9]){2,3}\n\n\?5 illegal move: it is black's turn\n\n=6 ([a-i][1-9]){2,3}\n\n=7 [wb1-9/]+ b 0 0\n\n$",
+    )
+    .expect("regex");
+    assert!(move_re.is_match(&first), "{first}");
+    assert_eq!(
+        transcript(&["1 time_settings -5 0 0", "2 time_left b x 0", "3 genmove"]),
+        "?1 syntax error: -5 seconds is out of range (0 to 10000000)\n\n\
+         ?2 syntax error: expected a number of seconds, got 'x'\n\n\
+         ?3 syntax error: usage: genmove <color>\n\n"
+    );
+}
+
+#[test]
+fn the_game_ends_at_six_off_and_genmove_refuses_after() {
+    // White has lost five; black e7 e8 push white e9, the east end of row E, off.
+    let position = "5/6/7/8/6bbw/8/7/6/5 b 0 5";
+    assert_eq!(
+        transcript(&[
+            &format!("1 abalone-set_position {position}"),
+            "2 play b e7e8",
+            "3 gogui-rules_final_result",
+            "4 final_score",
+            "5 genmove w",
+            "6 all_legal",
+            "7 play w i5h5",
+        ]),
+        "=1 \n\n=2 \n\n\
+         =3 Black wins (six marbles pushed off; black pushed off 6, white 0)\n\n\
+         =4 B+6\n\n\
+         ?5 illegal move: the game is over\n\n=6 \n\n\
+         ?7 illegal move: the game is over\n\n"
+    );
+}
+
+#[test]
+fn the_length_cap_adjudicates_by_marbles_off() {
+    let settings = Settings {
+        nodes: 500,
+        table_bits: 12,
+        end_rules: hamle::abalone::EndRules {
+            max_plies: 2,
+            repetition_draw: false,
+        },
+        ..Settings::default()
+    };
+    let out = session_with(
+        settings,
+        &[
+            "1 play b a1b1",
+            "2 play w i5h5",
+            "3 gogui-rules_final_result",
+            "4 final_score",
+            "5 undo",
+            "6 gogui-rules_final_result",
+        ],
+    );
+    assert_eq!(
+        out,
+        "=1 \n\n=2 \n\n=3 Draw (move cap reached, adjudicated by marbles pushed off; black pushed off 0, white 0)\n\n\
+         =4 0\n\n=5 \n\n=6 unknown\n\n"
+    );
+}

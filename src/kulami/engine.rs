@@ -531,14 +531,6 @@ impl KulamiEngine {
 }
 
 impl Engine for KulamiEngine {
-    fn name(&self) -> String {
-        "hamle".into()
-    }
-
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").into()
-    }
-
     fn commands(&self) -> Vec<&'static str> {
         KULAMI_COMMANDS.to_vec()
     }

@@ -545,14 +545,6 @@ fn join(items: impl Iterator<Item = String>) -> String {
 }
 
 impl Engine for MangalaEngine {
-    fn name(&self) -> String {
-        "hamle".into()
-    }
-
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").into()
-    }
-
     fn commands(&self) -> Vec<&'static str> {
         MANGALA_COMMANDS.to_vec()
     }

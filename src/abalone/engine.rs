@@ -534,14 +534,6 @@ impl AbaloneEngine {
 }
 
 impl Engine for AbaloneEngine {
-    fn name(&self) -> String {
-        "hamle".into()
-    }
-
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").into()
-    }
-
     fn commands(&self) -> Vec<&'static str> {
         ABALONE_COMMANDS.to_vec()
     }

@@ -3,6 +3,7 @@
 
 pub mod abalone;
 pub mod arena;
+pub mod bench;
 pub mod go;
 pub mod kulami;
 pub mod mangala;

@@ -111,8 +111,8 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             result.nodes,
             result.playouts,
             elapsed.as_millis(),
-            per_second(result.nodes, elapsed),
-            per_second(result.playouts, elapsed),
+            crate::bench::per_second(result.nodes, elapsed),
+            crate::bench::per_second(result.playouts, elapsed),
         )?;
         total_nodes += result.nodes;
         total_time += elapsed;
@@ -129,21 +129,10 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
         writeln!(
             out,
             "{size}x{size}: {} playouts/s",
-            per_second(playouts, time)
+            crate::bench::per_second(playouts, time)
         )?;
     }
-    writeln!(out, "{total_nodes} nodes")?;
-    writeln!(out, "{} nps", per_second(total_nodes, total_time))?;
-    Ok(())
-}
-
-fn per_second(count: u64, time: Duration) -> u64 {
-    let secs = time.as_secs_f64();
-    if secs > 0.0 {
-        (count as f64 / secs) as u64
-    } else {
-        0
-    }
+    crate::bench::write_totals(out, total_nodes, total_time)
 }
 
 #[cfg(test)]

@@ -80,8 +80,5 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
         )?;
         total_nodes += result.nodes;
     }
-    let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    writeln!(out, "{total_nodes} nodes")?;
-    writeln!(out, "{} nps", (total_nodes as f64 / seconds) as u64)?;
-    Ok(())
+    crate::bench::write_totals(out, total_nodes, start.elapsed())
 }

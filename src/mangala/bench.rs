@@ -62,24 +62,13 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
                 .best
                 .map_or_else(|| "-".to_owned(), |p| p.to_string()),
             elapsed.as_millis(),
-            per_second(result.nodes, elapsed),
+            crate::bench::per_second(result.nodes, elapsed),
         )?;
         total_nodes += result.nodes;
         total_time += elapsed;
     }
     writeln!(out)?;
-    writeln!(out, "{total_nodes} nodes")?;
-    writeln!(out, "{} nps", per_second(total_nodes, total_time))?;
-    Ok(())
-}
-
-fn per_second(count: u64, time: Duration) -> u64 {
-    let secs = time.as_secs_f64();
-    if secs > 0.0 {
-        (count as f64 / secs) as u64
-    } else {
-        0
-    }
+    crate::bench::write_totals(out, total_nodes, total_time)
 }
 
 #[cfg(test)]

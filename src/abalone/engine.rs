@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::protocol::{Command, Engine, GtpError, Session};
+use crate::protocol::{Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session};
 
 use super::board::{Cell, Color};
 use super::eval::Weights;
@@ -123,7 +123,7 @@ pub enum AbaloneCommand {
 }
 
 /// The Abalone commands in `list_commands` order.
-pub const ABALONE_COMMANDS: [&str; 23] = [
+pub const ABALONE_COMMANDS: [&str; 17] = [
     "boardsize",
     "clear_board",
     "komi",
@@ -141,12 +141,6 @@ pub const ABALONE_COMMANDS: [&str; 23] = [
     "abalone-set_position",
     "time_settings",
     "time_left",
-    "gogui-rules_game_id",
-    "gogui-rules_board_size",
-    "gogui-rules_board",
-    "gogui-rules_legal_moves",
-    "gogui-rules_side_to_move",
-    "gogui-rules_final_result",
 ];
 
 const COLOR: &str = "a color (b, black, w or white)";
@@ -535,7 +529,7 @@ impl AbaloneEngine {
 
 impl Engine for AbaloneEngine {
     fn commands(&self) -> Vec<&'static str> {
-        ABALONE_COMMANDS.to_vec()
+        [&ABALONE_COMMANDS[..], &GOGUI_RULES_COMMANDS[..]].concat()
     }
 
     fn execute(

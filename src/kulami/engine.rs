@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use crate::protocol::{Command, Engine, GtpError, Session};
+use crate::protocol::{Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session};
 
 use super::cell::Cell;
 use super::layout::Layout;
@@ -82,7 +82,7 @@ pub enum KulamiCommand {
 }
 
 /// The Kulami commands in `list_commands` order.
-pub const KULAMI_COMMANDS: [&str; 21] = [
+pub const KULAMI_COMMANDS: [&str; 15] = [
     "boardsize",
     "clear_board",
     "kulami-new_game",
@@ -98,12 +98,6 @@ pub const KULAMI_COMMANDS: [&str; 21] = [
     "kulami-position",
     "kulami-set_position",
     "komi",
-    "gogui-rules_game_id",
-    "gogui-rules_board_size",
-    "gogui-rules_board",
-    "gogui-rules_legal_moves",
-    "gogui-rules_side_to_move",
-    "gogui-rules_final_result",
 ];
 
 const COLOR: &str = "a color (b, black, r, red, or w, white for red)";
@@ -532,7 +526,7 @@ impl KulamiEngine {
 
 impl Engine for KulamiEngine {
     fn commands(&self) -> Vec<&'static str> {
-        KULAMI_COMMANDS.to_vec()
+        [&KULAMI_COMMANDS[..], &GOGUI_RULES_COMMANDS[..]].concat()
     }
 
     fn execute(

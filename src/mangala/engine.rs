@@ -18,7 +18,7 @@ use super::rules::{
 };
 use super::search::{Limits, Searcher, margin_for};
 use super::set_match::{Match, SetResult, StarterOrder};
-use crate::protocol::{Command, Engine, GtpError, Session, shorten};
+use crate::protocol::{Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session, shorten};
 
 /// Nodes a move may search when the command line does not say.
 pub const DEFAULT_NODES: u64 = 2_000_000;
@@ -80,7 +80,7 @@ pub enum MangalaCommand {
 }
 
 /// The Mangala commands in `list_commands` order.
-pub const MANGALA_COMMANDS: [&str; 21] = [
+pub const MANGALA_COMMANDS: [&str; 15] = [
     "boardsize",
     "clear_board",
     "mangala-draw",
@@ -96,12 +96,6 @@ pub const MANGALA_COMMANDS: [&str; 21] = [
     "get_position",
     "set_position",
     "mangala-solve",
-    "gogui-rules_game_id",
-    "gogui-rules_board_size",
-    "gogui-rules_board",
-    "gogui-rules_legal_moves",
-    "gogui-rules_side_to_move",
-    "gogui-rules_final_result",
 ];
 
 const SIDE_WORDS: &str = "a side (south, s, b, black, north, n, w or white)";
@@ -546,7 +540,7 @@ fn join(items: impl Iterator<Item = String>) -> String {
 
 impl Engine for MangalaEngine {
     fn commands(&self) -> Vec<&'static str> {
-        MANGALA_COMMANDS.to_vec()
+        [&MANGALA_COMMANDS[..], &GOGUI_RULES_COMMANDS[..]].concat()
     }
 
     fn execute(

@@ -12,4 +12,4 @@ mod server;
 pub use command::{Command, parse_command, shorten};
 pub use error::GtpError;
 pub use input::{Input, MAX_LINE_BYTES, Signals, preprocess, spawn_reader};
-pub use server::{Engine, Session, serve, serve_inputs};
+pub use server::{Engine, GOGUI_RULES_COMMANDS, Session, serve, serve_inputs};

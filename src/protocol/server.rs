@@ -55,6 +55,17 @@ pub const CORE_COMMANDS: [&str; 12] = [
     "gogui-analyze_commands",
 ];
 
+/// GoGui's rules extension, answered by every board game but Go (whose board GoGui knows):
+/// games list these after their own commands.
+pub const GOGUI_RULES_COMMANDS: [&str; 6] = [
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+];
+
 /// What a running command may see of the connection: the interrupt flags and a way to
 /// stream lines (analysis output) before its final answer.
 pub struct Session<'a> {

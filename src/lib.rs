@@ -8,3 +8,4 @@ pub mod go;
 pub mod kulami;
 pub mod mangala;
 pub mod protocol;
+pub mod tavla;

@@ -1,0 +1,448 @@
+//! A Tavla match: games to N points (or money play), the cube, Crawford, and every
+//! action in order so the match can be undone, written out and replayed.
+
+use std::fmt;
+
+use super::board::{Board, Side};
+use super::dice::Dice;
+use super::ids::{GameState, MatchKey};
+use super::moves::{Candidate, Play, legal_plays};
+
+/// The cube's highest value (the sheet's cap).
+pub const MAX_CUBE: u32 = 64;
+
+/// How a game was won, before the cube multiplies it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WinKind {
+    /// "oyun": 1 point.
+    Single = 1,
+    /// "mars": the loser bore off no checker; 2 points.
+    Gammon = 2,
+    /// "katmerli mars": no checker off and one still on the bar or in the winner's home; 3.
+    Backgammon = 3,
+}
+
+impl WinKind {
+    pub fn points(self) -> u32 {
+        self as u32
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WinKind::Single => "single",
+            WinKind::Gammon => "gammon",
+            WinKind::Backgammon => "backgammon",
+        }
+    }
+
+    /// How `winner`, having borne everything off, won against what is left of the loser.
+    pub fn of(board: &Board, winner: Side) -> WinKind {
+        let loser = winner.other();
+        if board.borne_off(loser) > 0 {
+            WinKind::Single
+        } else if board.row(loser)[18..].iter().any(|&n| n > 0) {
+            // The loser's points 19–24 are the winner's home board; index 24 is the bar.
+            WinKind::Backgammon
+        } else {
+            WinKind::Gammon
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Before the opening roll.
+    Opening,
+    /// `side` is to roll (and may double first, when the cube allows).
+    ToRoll(Side),
+    /// `by` has doubled; the other side takes or drops.
+    Doubled { by: Side },
+    /// `side` is to play `dice`.
+    ToPlay { side: Side, dice: Dice },
+    /// The game is over.
+    Over(GameEnd),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub winner: Side,
+    /// `None` when the loser dropped a double.
+    pub kind: Option<WinKind>,
+    pub points: u32,
+}
+
+/// The options of a match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MatchRules {
+    /// Points to win; 0 is money play (one game after another, no end).
+    pub length: u32,
+    pub crawford: bool,
+    pub cube: bool,
+}
+
+impl Default for MatchRules {
+    fn default() -> MatchRules {
+        MatchRules {
+            length: 0,
+            crawford: true,
+            cube: true,
+        }
+    }
+}
+
+/// One thing that happened, in order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The opening roll: white's die and black's die.
+    Opening {
+        white: u8,
+        black: u8,
+    },
+    Roll {
+        side: Side,
+        dice: Dice,
+    },
+    Play {
+        side: Side,
+        dice: Dice,
+        play: Play,
+    },
+    Double {
+        side: Side,
+    },
+    Take {
+        side: Side,
+    },
+    Drop {
+        side: Side,
+    },
+    Win(GameEnd),
+}
+
+/// Why an action was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+fn refuse<T>(text: impl Into<String>) -> Result<T, GameError> {
+    Err(GameError(text.into()))
+}
+
+/// The state that undo restores, copied whole before each action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub board: Board,
+    pub phase: Phase,
+    pub cube: u32,
+    pub cube_owner: Option<Side>,
+    pub score: [u32; 2],
+    /// This game is the Crawford game: nobody may double.
+    pub crawford_game: bool,
+    /// The Crawford game has been played in this match.
+    pub crawford_done: bool,
+    /// Games finished in this match.
+    pub games: u32,
+}
+
+/// A match (or money session) in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    rules: MatchRules,
+    state: State,
+    undo: Vec<(State, usize)>,
+    actions: Vec<Action>,
+}
+
+impl Game {
+    pub fn new(rules: MatchRules) -> Game {
+        Game {
+            rules,
+            state: State {
+                board: Board::start(),
+                phase: Phase::Opening,
+                cube: 1,
+                cube_owner: None,
+                score: [0, 0],
+                crawford_game: false,
+                crawford_done: false,
+                games: 0,
+            },
+            undo: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    /// A game set up from outside (a Position ID, a FIBS board): `side` to roll or play.
+    pub fn set_state(&mut self, state: State) {
+        self.remember();
+        self.state = state;
+    }
+
+    pub fn rules(&self) -> MatchRules {
+        self.rules
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.state.board
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase
+    }
+
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The match is won: a score reached the length.
+    pub fn match_winner(&self) -> Option<Side> {
+        if self.rules.length == 0 {
+            return None;
+        }
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.state.score[s.index()] >= self.rules.length)
+    }
+
+    fn remember(&mut self) {
+        self.undo.push((self.state, self.actions.len()));
+    }
+
+    /// Takes back the last action (a roll, a play, a double, a take or drop, the opening).
+    pub fn undo(&mut self) -> Result<(), GameError> {
+        let Some((state, actions)) = self.undo.pop() else {
+            return refuse("nothing to undo");
+        };
+        self.state = state;
+        self.actions.truncate(actions);
+        Ok(())
+    }
+
+    /// Starts the next game of the match with the opening roll: the higher die moves first
+    /// and plays both numbers. Ties are refused (the sheet throws them again).
+    pub fn start_game(&mut self, white: u8, black: u8) -> Result<(), GameError> {
+        if let Some(winner) = self.match_winner() {
+            return refuse(format!("the match is over: {winner} won it"));
+        }
+        match self.state.phase {
+            Phase::Opening | Phase::Over(_) => {}
+            _ => return refuse("a game is in progress"),
+        }
+        if white == black {
+            return refuse("equal opening dice are thrown again");
+        }
+        // The winner's die first, as gnubg lists an opening roll.
+        let dice = Dice::new(white.max(black), white.min(black)).map_err(GameError)?;
+        self.remember();
+        let side = if white > black {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let s = &mut self.state;
+        s.board = Board::start();
+        s.cube = 1;
+        s.cube_owner = None;
+        let target = self.rules.length;
+        let someone_at_match_point = target > 0 && s.score.iter().any(|&p| p + 1 == target);
+        s.crawford_game = self.rules.crawford && !s.crawford_done && someone_at_match_point;
+        if s.crawford_game {
+            s.crawford_done = true;
+        }
+        s.phase = Phase::ToPlay { side, dice };
+        self.actions.push(Action::Opening { white, black });
+        Ok(())
+    }
+
+    /// Whether `side` may double now.
+    pub fn may_double(&self, side: Side) -> Result<(), GameError> {
+        let s = &self.state;
+        if s.phase != Phase::ToRoll(side) {
+            return refuse(format!(
+                "{side} may double only before rolling on its own turn"
+            ));
+        }
+        if !self.rules.cube {
+            return refuse("the cube is not in use");
+        }
+        if s.crawford_game {
+            return refuse("no doubling in the Crawford game");
+        }
+        if s.cube_owner == Some(side.other()) {
+            return refuse(format!("the cube belongs to {}", side.other()));
+        }
+        if s.cube >= MAX_CUBE {
+            return refuse(format!("the cube is at its cap of {MAX_CUBE}"));
+        }
+        Ok(())
+    }
+
+    pub fn double(&mut self, side: Side) -> Result<(), GameError> {
+        self.may_double(side)?;
+        self.remember();
+        self.state.phase = Phase::Doubled { by: side };
+        self.actions.push(Action::Double { side });
+        Ok(())
+    }
+
+    pub fn take(&mut self, side: Side) -> Result<(), GameError> {
+        let Phase::Doubled { by } = self.state.phase else {
+            return refuse("no double to take");
+        };
+        if by == side {
+            return refuse(format!("{side} doubled; {} takes or drops", side.other()));
+        }
+        self.remember();
+        let s = &mut self.state;
+        s.cube *= 2;
+        s.cube_owner = Some(side);
+        s.phase = Phase::ToRoll(by);
+        self.actions.push(Action::Take { side });
+        Ok(())
+    }
+
+    pub fn drop_cube(&mut self, side: Side) -> Result<(), GameError> {
+        let Phase::Doubled { by } = self.state.phase else {
+            return refuse("no double to drop");
+        };
+        if by == side {
+            return refuse(format!("{side} doubled; {} takes or drops", side.other()));
+        }
+        self.remember();
+        self.actions.push(Action::Drop { side });
+        let end = GameEnd {
+            winner: by,
+            kind: None,
+            points: self.state.cube,
+        };
+        self.finish(end);
+        Ok(())
+    }
+
+    /// `side` rolls `dice` (from the arena, the user or the engine's roller).
+    pub fn roll(&mut self, side: Side, dice: Dice) -> Result<(), GameError> {
+        if self.state.phase != Phase::ToRoll(side) {
+            return refuse(self.turn_error(side, "roll"));
+        }
+        self.remember();
+        self.state.phase = Phase::ToPlay { side, dice };
+        self.actions.push(Action::Roll { side, dice });
+        Ok(())
+    }
+
+    fn turn_error(&self, side: Side, what: &str) -> String {
+        match self.state.phase {
+            Phase::Opening => format!("{side} cannot {what}: no game started (new_game)"),
+            Phase::ToRoll(s) => format!("{side} cannot {what}: {s} is to roll"),
+            Phase::Doubled { by } => {
+                format!(
+                    "{side} cannot {what}: {by} doubled, {} takes or drops",
+                    by.other()
+                )
+            }
+            Phase::ToPlay { side: s, dice } => {
+                format!("{side} cannot {what}: {s} is to play {dice}")
+            }
+            Phase::Over(_) => format!("{side} cannot {what}: the game is over"),
+        }
+    }
+
+    /// The legal plays of the side to play, or an error when nobody is to play.
+    pub fn legal(&self) -> Result<(Side, Dice, Vec<Candidate>), GameError> {
+        match self.state.phase {
+            Phase::ToPlay { side, dice } => {
+                Ok((side, dice, legal_plays(&self.state.board, side, dice)))
+            }
+            _ => refuse("nobody is to play: roll first"),
+        }
+    }
+
+    /// Plays `play`, which must be one of [`Game::legal`]'s.
+    pub fn play(&mut self, side: Side, play: Play) -> Result<(), GameError> {
+        let (mover, dice, legal) = self.legal()?;
+        if mover != side {
+            return refuse(self.turn_error(side, "play"));
+        }
+        let Some(candidate) = legal.iter().find(|c| c.play == play) else {
+            return refuse("not a legal play with these dice");
+        };
+        self.remember();
+        self.state.board = candidate.after;
+        self.actions.push(Action::Play { side, dice, play });
+        if self.state.board.on_board(side) == 0 {
+            let kind = WinKind::of(&self.state.board, side);
+            let end = GameEnd {
+                winner: side,
+                kind: Some(kind),
+                points: kind.points() * self.state.cube,
+            };
+            self.finish(end);
+        } else {
+            self.state.phase = Phase::ToRoll(side.other());
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, end: GameEnd) {
+        let s = &mut self.state;
+        s.score[end.winner.index()] += end.points;
+        s.games += 1;
+        s.crawford_game = false;
+        s.phase = Phase::Over(end);
+        self.actions.push(Action::Win(end));
+    }
+
+    /// The side whose decision the game waits for, if any.
+    pub fn to_act(&self) -> Option<Side> {
+        match self.state.phase {
+            Phase::ToRoll(side) | Phase::ToPlay { side, .. } => Some(side),
+            Phase::Doubled { by } => Some(by.other()),
+            Phase::Opening | Phase::Over(_) => None,
+        }
+    }
+
+    /// gnubg's view of the match, for the Match ID.
+    pub fn match_key(&self) -> MatchKey {
+        let s = &self.state;
+        let (state, dice_owner, turn, doubled, dice) = match s.phase {
+            Phase::Opening => (GameState::NoGame, Side::White, Side::White, false, None),
+            Phase::ToRoll(side) => (GameState::Playing, side, side, false, None),
+            Phase::Doubled { by } => (GameState::Playing, by, by.other(), true, None),
+            Phase::ToPlay { side, dice } => (GameState::Playing, side, side, false, Some(dice)),
+            Phase::Over(end) => {
+                let state = if end.kind.is_none() {
+                    GameState::Dropped
+                } else {
+                    GameState::Over
+                };
+                (state, end.winner, end.winner, false, None)
+            }
+        };
+        MatchKey {
+            cube: s.cube,
+            cube_owner: s.cube_owner,
+            dice_owner,
+            crawford: s.crawford_game,
+            state,
+            turn,
+            doubled,
+            resigned: 0,
+            dice,
+            match_length: self.rules.length,
+            score: s.score,
+            jacoby: false,
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Differential test against gnubg's own move generator (PyPI `gnubg-nn`, installed by
+//! `.ci/run`): the same resulting positions for every roll of thousands of seeded random
+//! positions, and the same Position IDs.
+
+mod tavla_support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use hamle::tavla::ids::position_id;
+use hamle::tavla::legal_plays;
+use pretty_assertions::assert_eq;
+
+#[test]
+fn same_legal_plays_as_gnubg() {
+    let mut cases = tavla_support::from_random_games(0x7A71A, 60);
+    cases.truncate(6000);
+    cases.extend(tavla_support::scattered(0xBA5E, 6000));
+    assert!(cases.len() >= 10_000, "{} positions", cases.len());
+    let input: String = cases
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}\n",
+                position_id(&c.board, c.side),
+                c.dice.first(),
+                c.dice.second()
+            )
+        })
+        .collect();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/gnubg_moves.py");
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 must be installed (see .ci/run)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("python3 ran");
+    writer.join().expect("writer").expect("wrote positions");
+    assert!(
+        output.status.success(),
+        "gnubg-nn failed (pip install gnubg-nn, see .ci/run): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers = String::from_utf8(output.stdout).expect("utf-8");
+    let lines: Vec<&str> = answers.lines().collect();
+    assert_eq!(lines.len(), cases.len());
+    let (mut plays, mut blocked, mut partial) = (0usize, 0usize, 0usize);
+    for (case, line) in cases.iter().zip(lines) {
+        let legal = legal_plays(&case.board, case.side, case.dice);
+        let mut ours: Vec<String> = legal
+            .iter()
+            .map(|c| position_id(&c.after, case.side))
+            .collect();
+        ours.sort();
+        let theirs: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        assert_eq!(
+            ours,
+            theirs,
+            "{} to play {} in {}",
+            case.side,
+            case.dice,
+            position_id(&case.board, case.side)
+        );
+        plays += legal.len();
+        if legal[0].play.is_empty() {
+            blocked += 1;
+        } else if legal[0].play.steps().len() < if case.dice.is_double() { 4 } else { 2 } {
+            partial += 1;
+        }
+    }
+    // The comparison must have met the rules' corners, not only easy rolls.
+    assert!(blocked > 50, "only {blocked} positions without a play");
+    assert!(
+        partial > 200,
+        "only {partial} positions where not every die fits"
+    );
+    assert!(plays > 100_000, "only {plays} plays compared");
+}

@@ -8,6 +8,7 @@ pub mod game;
 pub mod ids;
 pub mod moves;
 pub mod notation;
+pub mod player;
 
 pub use board::{Board, BoardError, Side};
 pub use dice::{Dice, Roller};

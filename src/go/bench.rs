@@ -101,6 +101,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             stop: &never_stop,
             resign: ResignPolicy::never(),
             cleanup: false,
+            progress: None,
         };
         let start = Instant::now();
         let result = player::search(&request);

@@ -4,12 +4,15 @@
 //! against the game; a command that fails leaves the game exactly as it was.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use crate::go::analysis::{AnalyzeRequest, Dialect, ownership_for};
 use crate::go::board::Point;
 use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, HandicapError, fixed_handicap_vertices};
-use crate::go::player::{self, Decision, ResignPolicy, SearchLimits, SearchRequest};
+use crate::go::player::{
+    self, Decision, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult, Snapshot,
+};
 use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
 use crate::go::sgf::GoRecord;
 use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
@@ -83,10 +86,14 @@ pub enum GoCommand {
     ListStones(Color),
     Captures(Color),
     Ownership,
+    /// `lz-analyze` and friends: stream analysis until the next command.
+    Analyze(AnalyzeRequest),
+    /// `lz-genmove_analyze` and friends: stream analysis, then choose and play.
+    GenmoveAnalyze(AnalyzeRequest),
 }
 
 /// The Go commands in `list_commands` order.
-pub const GO_COMMANDS: [&str; 30] = [
+pub const GO_COMMANDS: [&str; 36] = [
     "boardsize",
     "rectangular_boardsize",
     "clear_board",
@@ -117,6 +124,12 @@ pub const GO_COMMANDS: [&str; 30] = [
     "list_stones",
     "captures",
     "hamle-ownership",
+    "lz-analyze",
+    "lz-genmove_analyze",
+    "analyze",
+    "genmove_analyze",
+    "kata-analyze",
+    "kata-genmove_analyze",
 ];
 
 fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
@@ -351,6 +364,16 @@ impl GoCommand {
                 }
             }
             "hamle-ownership" => no_args(c, GoCommand::Ownership)?,
+            "lz-analyze" | "analyze" => {
+                GoCommand::Analyze(AnalyzeRequest::parse(c, Dialect::Leela, false)?)
+            }
+            "kata-analyze" => GoCommand::Analyze(AnalyzeRequest::parse(c, Dialect::Kata, false)?),
+            "lz-genmove_analyze" | "genmove_analyze" => {
+                GoCommand::GenmoveAnalyze(AnalyzeRequest::parse(c, Dialect::Leela, true)?)
+            }
+            "kata-genmove_analyze" => {
+                GoCommand::GenmoveAnalyze(AnalyzeRequest::parse(c, Dialect::Kata, true)?)
+            }
             _ => return Err(GtpError::UnknownCommand),
         })
     }
@@ -453,7 +476,7 @@ impl GoEngine {
         &self.game
     }
 
-    fn run(&mut self, command: GoCommand, session: &Session<'_>) -> Result<String, GtpError> {
+    fn run(&mut self, command: GoCommand, session: &mut Session<'_>) -> Result<String, GtpError> {
         match command {
             GoCommand::Boardsize(size) => {
                 self.new_game(size)?;
@@ -484,9 +507,25 @@ impl GoEngine {
                 })?;
                 Ok(String::new())
             }
-            GoCommand::Genmove(color) => self.generate(color, session, Generate::Play),
-            GoCommand::RegGenmove(color) => self.generate(color, session, Generate::Regression),
-            GoCommand::GenmoveCleanup(color) => self.generate(color, session, Generate::Cleanup),
+            GoCommand::Genmove(color) => self.generate(color, session, Generate::Play, None),
+            GoCommand::RegGenmove(color) => {
+                self.generate(color, session, Generate::Regression, None)
+            }
+            GoCommand::GenmoveCleanup(color) => {
+                self.generate(color, session, Generate::Cleanup, None)
+            }
+            GoCommand::Analyze(request) => {
+                let color = request.color.unwrap_or(self.game.to_move());
+                let before = self.game.to_move();
+                let result = self.generate(color, session, Generate::Analyze, Some(&request));
+                self.game.set_to_move(before);
+                result
+            }
+            GoCommand::GenmoveAnalyze(request) => {
+                let color = request.color.unwrap_or(self.game.to_move());
+                self.generate(color, session, Generate::Play, Some(&request))
+                    .map(|answer| format!("play {answer}"))
+            }
             GoCommand::Undo => {
                 if self.game.undo() {
                     Ok(String::new())
@@ -707,8 +746,9 @@ impl GoEngine {
     fn generate(
         &mut self,
         color: Color,
-        session: &Session<'_>,
+        session: &mut Session<'_>,
         kind: Generate,
+        analysis: Option<&AnalyzeRequest>,
     ) -> Result<String, GtpError> {
         self.game.set_to_move(color);
         let start = Instant::now();
@@ -716,17 +756,20 @@ impl GoEngine {
             .clock
             .allotment(color, self.moves_left())
             .map(|d| start + d);
-        let playouts = match (self.settings.playouts, deadline) {
-            (0, None) => Some(DEFAULT_PLAYOUTS),
-            (0, Some(_)) => None,
-            (n, _) => Some(n),
+        let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {
+            // Analysis goes on until the next command arrives.
+            (Generate::Analyze, _, _) => (Some(u64::MAX), None),
+            (_, 0, None) => (Some(DEFAULT_PLAYOUTS), None),
+            (_, 0, Some(_)) => (None, deadline),
+            (_, n, _) => (Some(n), deadline),
         };
         let seed = self.seed();
         let game = &self.game;
         let root_allowed =
             |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
         let signals = session.signals();
-        let stop = || signals.interrupted();
+        let stop =
+            || signals.interrupted() || (kind == Generate::Analyze && signals.input_pending());
         let request = SearchRequest {
             board: game.board(),
             to_move: color,
@@ -741,14 +784,21 @@ impl GoEngine {
             seed,
             threads: self.settings.threads,
             stop: &stop,
-            resign: if kind == Generate::Cleanup {
+            resign: if matches!(kind, Generate::Cleanup | Generate::Analyze) {
                 ResignPolicy::never()
             } else {
                 ResignPolicy::default()
             },
             cleanup: kind == Generate::Cleanup,
+            progress: None,
         };
-        let result = player::search(&request);
+        let result = match analysis {
+            None => player::search(&request),
+            Some(analysis) => search_streaming(request, analysis, color, session),
+        };
+        if kind == Generate::Analyze {
+            return Ok(String::new());
+        }
         let answer = match result.decision {
             Decision::Resign if kind != Generate::Cleanup => return Ok("resign".into()),
             Decision::Resign | Decision::Pass => MoveVertex::Pass,
@@ -893,6 +943,51 @@ enum Generate {
     Regression,
     /// `kgs-genmove_cleanup`: choose and play, passing only once dead stones are gone.
     Cleanup,
+    /// `lz-analyze` and friends: search until the next command, choose nothing.
+    Analyze,
+}
+
+/// Runs the search on a scoped thread while this one streams its snapshots as `info`
+/// lines: the session's writer stays on the thread that owns it.
+fn search_streaming(
+    request: SearchRequest<'_>,
+    analysis: &AnalyzeRequest,
+    color: Color,
+    session: &mut Session<'_>,
+) -> SearchResult {
+    let (sender, receiver) = std::sync::mpsc::channel::<Snapshot>();
+    let report = move |snapshot: Snapshot| {
+        // The receiver outlives the search; a failed send only means nobody listens.
+        let _ = sender.send(snapshot);
+    };
+    let board = request.board;
+    let request = SearchRequest {
+        progress: Some(Progress {
+            interval: analysis.interval,
+            report: &report,
+        }),
+        ..request
+    };
+    std::thread::scope(|scope| {
+        let search = scope.spawn(|| player::search(&request));
+        let mut client_gone = false;
+        // The sender lives as long as the request, so the search's end is watched for.
+        while !search.is_finished() {
+            let Ok(mut snapshot) = receiver.recv_timeout(Duration::from_millis(5)) else {
+                continue;
+            };
+            if client_gone {
+                continue;
+            }
+            ownership_for(&mut snapshot, color);
+            let line = analysis.info_line(&snapshot, board);
+            client_gone = session.stream_line(&line).is_err();
+        }
+        match search.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 impl Engine for GoEngine {

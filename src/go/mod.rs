@@ -1,5 +1,6 @@
 //! Go: rules, notation, SGF, the player and the GTP engine.
 
+pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod clock;

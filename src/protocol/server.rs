@@ -75,7 +75,7 @@ pub struct Session<'a> {
     streaming: bool,
 }
 
-impl Session<'_> {
+impl<'a> Session<'a> {
     /// True once GoGui's `# interrupt`, a `stop` or a `quit` has arrived: a search should
     /// return its best answer now.
     pub fn interrupted(&self) -> bool {
@@ -83,7 +83,7 @@ impl Session<'_> {
     }
 
     /// The flags themselves, for a search running on several threads.
-    pub fn signals(&self) -> &Signals {
+    pub fn signals(&self) -> &'a Signals {
         self.signals
     }
 

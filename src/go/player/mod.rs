@@ -28,7 +28,7 @@ mod patterns;
 mod playout;
 mod tree;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_POINTS, Point};
 use super::color::Color;
@@ -36,7 +36,7 @@ use super::rules::{Rules, Scoring};
 use super::score::Ownership;
 
 use playout::{Amaf, Playout, Scorer, Turn};
-use tree::{Budget, Context, Params, Tree};
+use tree::{Budget, Context, Params, Tree, TreeReport};
 
 /// How long to search. Both may be set: the first one reached ends the search. With
 /// neither, [`DEFAULT_PLAYOUTS`] applies.
@@ -91,7 +91,7 @@ pub struct SearchRequest<'a> {
     pub komi: f32,
     /// Root legality beyond the board's own (superko from the game history): true =
     /// allowed.
-    pub root_allowed: &'a dyn Fn(Point) -> bool,
+    pub root_allowed: &'a (dyn Fn(Point) -> bool + Sync),
     /// The previous move of the game was a pass: passing now ends the game.
     pub opponent_passed: bool,
     /// Moves played so far (passes included, handicap stones not), for the resignation
@@ -108,6 +108,26 @@ pub struct SearchRequest<'a> {
     /// KGS `kgs-genmove_cleanup`: do not pass while opponent stones that the playouts
     /// find dead remain on the board, and never resign.
     pub cleanup: bool,
+    /// Called with the search's state every so often while it runs (analysis streams).
+    pub progress: Option<Progress<'a>>,
+}
+
+/// A running search's periodic report.
+#[derive(Copy, Clone)]
+pub struct Progress<'a> {
+    pub interval: Duration,
+    /// Runs on a search thread: it must be quick and thread-safe (send the snapshot on).
+    pub report: &'a (dyn Fn(Snapshot) + Sync),
+}
+
+/// The search so far, as the first thread's tree sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Root moves in board order, pass last.
+    pub root_moves: Vec<RootMoveStats>,
+    pub playouts: u64,
+    /// As in [`SearchResult::ownership`].
+    pub ownership: Vec<f32>,
 }
 
 /// What to do.
@@ -260,12 +280,29 @@ fn run_trees<'a>(
     };
     // Only the thread-safe parts of the request go to the threads.
     let (seed, deadline, stop) = (request.seed, request.limits.deadline, request.stop);
+    let progress = request.progress;
+    let report = |tree: &Tree| {
+        if let Some(progress) = progress {
+            let summary = summarize(std::slice::from_ref(tree), ctx.root_moves);
+            (progress.report)(Snapshot {
+                root_moves: summary.root_moves,
+                playouts: summary.playouts,
+                ownership: summary.ownership,
+            });
+        }
+    };
     let grow = |i: usize| {
         let mut tree = Tree::new(ctx, seed.wrapping_add(i as u64));
+        // The first tree speaks for all: summing live trees would need locks.
+        let reporter = match progress {
+            Some(p) if i == 0 => Some((p.interval, &report as &TreeReport)),
+            _ => None,
+        };
         tree.search(&Budget {
             playouts: share(i),
             deadline,
             stop,
+            report: reporter,
         });
         tree
     };

@@ -66,6 +66,7 @@ fn request<'a>(
         stop: &never_stop,
         resign: ResignPolicy::never(),
         cleanup: false,
+        progress: None,
     }
 }
 

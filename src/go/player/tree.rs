@@ -5,7 +5,7 @@
 //! are contiguous, allocated together when the node is expanded, so a tree is one
 //! allocation that grows and no node is ever freed during a search.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::go::board::{Board, MAX_POINTS, Point};
 use crate::go::color::Color;
@@ -132,10 +132,15 @@ pub(crate) struct Context<'a> {
 }
 
 /// When a tree stops growing.
+/// What a search hands its tree to while it runs.
+pub(crate) type TreeReport<'a> = dyn Fn(&Tree) + Sync + 'a;
+
 pub(crate) struct Budget<'a> {
     pub(crate) playouts: u64,
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a (dyn Fn() -> bool + Sync),
+    /// Every `interval`, hand the tree to the callback (checked when the stop flag is).
+    pub(crate) report: Option<(Duration, &'a TreeReport<'a>)>,
 }
 
 /// Poll the clock every this many playouts (cheap, but not free on every playout).
@@ -184,7 +189,15 @@ impl<'a> Tree<'a> {
 
     /// Runs simulations until the budget is spent, the deadline passes or `stop` says so.
     pub(crate) fn search(&mut self, budget: &Budget) {
+        let mut last_report = Instant::now();
         while self.playouts < budget.playouts {
+            if let Some((interval, report)) = budget.report
+                && self.playouts.is_multiple_of(STOP_POLL)
+                && last_report.elapsed() >= interval
+            {
+                report(self);
+                last_report = Instant::now();
+            }
             if self.playouts.is_multiple_of(DEADLINE_POLL)
                 && budget.deadline.is_some_and(|d| Instant::now() >= d)
             {

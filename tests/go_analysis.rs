@@ -1,0 +1,183 @@
+//! Live analysis as Sabaki and Lizzie use it: `lz-analyze` and `kata-analyze` stream
+//! `info move` lines until the next command, which is then answered; the genmove forms
+//! end with `play VERTEX` and play it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use regex::Regex;
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+struct Engine {
+    child: std::process::Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
+            .arg("go")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hamle");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take().expect("stdin");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn line(&self) -> String {
+        self.lines.recv_timeout(PATIENCE).expect("a line in time")
+    }
+
+    /// Lines up to the empty line that ends a response.
+    fn response(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn info_pattern(kata: bool) -> Regex {
+    let number = if kata { r"[01]\.\d+" } else { r"\d+" };
+    let utility = if kata { r" utility -?[01]\.\d+" } else { "" };
+    Regex::new(&format!(
+        r"^info move ([A-HJ-T]\d+|pass) visits \d+{utility} winrate {number} prior {number} lcb {number} order 0 pv [A-HJ-T]\d+"
+    ))
+    .expect("regex")
+}
+
+#[test]
+fn lz_analyze_streams_until_the_next_command() {
+    let mut engine = Engine::start(&["--playouts", "1000000000"]);
+    engine.send("boardsize 9");
+    assert_eq!(engine.response(), vec!["= "]);
+    engine.send("play b e5");
+    engine.response();
+    engine.send("7 lz-analyze w 5");
+    assert_eq!(engine.line(), "=7 ");
+    let pattern = info_pattern(false);
+    let mut infos = Vec::new();
+    while infos.len() < 3 {
+        let line = engine.line();
+        assert!(pattern.is_match(&line), "{line}");
+        // Every move is listed once, ordered 0, 1, 2, ...
+        let orders: Vec<&str> = line
+            .split(" order ")
+            .skip(1)
+            .map(|rest| rest.split(' ').next().unwrap_or(""))
+            .collect();
+        let expected: Vec<String> = (0..orders.len()).map(|i| i.to_string()).collect();
+        assert_eq!(orders, expected);
+        assert!(!line.contains("E5 "), "occupied point analysed: {line}");
+        infos.push(line);
+    }
+    engine.send("8 name");
+    // Lines already on their way may arrive before the stream closes.
+    loop {
+        let line = engine.line();
+        if line.is_empty() {
+            break;
+        }
+        assert!(pattern.is_match(&line), "{line}");
+    }
+    assert_eq!(engine.response(), vec!["=8 hamle"]);
+    // Analysis does not change whose move it is or the board.
+    engine.send("9 showboard");
+    let board = engine.response().join("\n");
+    assert!(board.contains("white to move"), "{board}");
+    engine.quit();
+}
+
+#[test]
+fn kata_analyze_reports_ownership_for_every_point() {
+    let mut engine = Engine::start(&["--playouts", "1000000000"]);
+    engine.send("boardsize 9");
+    engine.response();
+    engine.send("kata-analyze b interval 5 ownership true maxmoves 3");
+    assert_eq!(engine.line(), "= ");
+    let line = engine.line();
+    assert!(info_pattern(true).is_match(&line), "{line}");
+    assert!(line.matches("info move").count() <= 3, "maxmoves 3: {line}");
+    let (_, ownership) = line.split_once(" ownership ").expect("ownership");
+    let values: Vec<f32> = ownership
+        .split(' ')
+        .map(|v| v.parse().expect("a number"))
+        .collect();
+    assert_eq!(values.len(), 81);
+    assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
+    engine.send("name");
+    while !engine.line().is_empty() {}
+    assert_eq!(engine.response(), vec!["= hamle"]);
+    engine.quit();
+}
+
+#[test]
+fn genmove_analyze_plays_the_move_it_announces() {
+    let mut engine = Engine::start(&["--playouts", "20000", "--seed", "3"]);
+    engine.send("boardsize 9");
+    engine.response();
+    engine.send("kata-genmove_analyze b 1");
+    let response = engine.response();
+    let last = response.last().expect("a final line");
+    let vertex = last.strip_prefix("play ").expect("play VERTEX last");
+    let pattern = info_pattern(true);
+    for line in &response[1..response.len() - 1] {
+        assert!(pattern.is_match(line), "{line}");
+    }
+    engine.send(&format!("is_legal w {vertex}"));
+    assert_eq!(engine.response(), vec!["= 0"], "{vertex} was played");
+    engine.quit();
+}
+
+#[test]
+fn bad_analysis_arguments_are_errors() {
+    let mut engine = Engine::start(&[]);
+    for bad in [
+        "lz-analyze b 10 interval",
+        "lz-analyze b fast",
+        "kata-analyze ownership maybe",
+        "lz-analyze b 10 ownership true",
+        "lz-genmove_analyze",
+        "kata-analyze b avoid b D4 1",
+    ] {
+        engine.send(bad);
+        let response = engine.response();
+        assert!(response[0].starts_with("? "), "{bad}: {response:?}");
+    }
+    engine.quit();
+}

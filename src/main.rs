@@ -102,6 +102,13 @@ struct GoArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Seconds per move when no game clock is set; with --playouts, the first reached ends
+    /// the search (--playouts 0 leaves it to time alone).
+    #[arg(long)]
+    time_per_move: Option<f64>,
+    /// GoGui live graphics on stderr during genmove (also `hamle-live_gfx on`).
+    #[arg(long)]
+    live_gfx: bool,
 }
 
 #[derive(Args)]
@@ -135,6 +142,8 @@ fn main() -> ExitCode {
                 seed: args.seed,
                 playouts: args.playouts,
                 threads: args.threads.max(1),
+                time_per_move: args.time_per_move.filter(|s| s.is_finite() && *s > 0.0),
+                live_gfx: args.live_gfx,
             };
             let mut engine = go::engine::GoEngine::new(settings);
             protocol::serve(

@@ -181,3 +181,51 @@ fn bad_analysis_arguments_are_errors() {
     }
     engine.quit();
 }
+
+#[test]
+fn live_gfx_draws_the_best_line_on_stderr_during_genmove() {
+    // A time budget (no playout cap) so the search outlasts a few redraws.
+    let output = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args([
+            "go",
+            "--live-gfx",
+            "--playouts",
+            "0",
+            "--time-per-move",
+            "1.2",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().expect("stdin");
+            // No `quit`: a pending quit would cut the searches short; end of input waits.
+            writeln!(
+                stdin,
+                "boardsize 9\ngenmove b\nhamle-live_gfx off\ngenmove w"
+            )?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("run hamle");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let blocks: Vec<&str> = stderr.split("gogui-gfx:\n").skip(1).collect();
+    assert!(!blocks.is_empty(), "no live graphics: {stderr}");
+    let pattern =
+        Regex::new(r"^VAR b [A-HJ-T]\d+( w [A-HJ-T]\d+( b [A-HJ-T]\d+)?)?").expect("regex");
+    for block in &blocks {
+        assert!(pattern.is_match(block), "{block}");
+        assert!(block.contains("\nTEXT "), "{block}");
+    }
+    // Graphics go to stderr only, and stop when switched off: about 1.2 s of search at a
+    // redraw every 0.5 s gives at most 3 blocks, all from the first genmove.
+    assert!(!stdout.contains("gogui-gfx"), "{stdout}");
+    assert!(blocks.len() <= 3, "{} blocks", blocks.len());
+    assert_eq!(
+        stdout.matches("\n= ").count() + usize::from(stdout.starts_with("= ")),
+        4,
+        "{stdout}"
+    );
+}

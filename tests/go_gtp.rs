@@ -368,7 +368,7 @@ fn genmove_is_deterministic_by_seed() {
                 seed,
                 playouts: 300,
                 rules: RuleSet::Chinese,
-                threads: 1,
+                ..Settings::default()
             },
             "boardsize 9\nplay b e5\ngenmove w\ngenmove b\ngenmove w\n",
         )

@@ -33,6 +33,11 @@ pub struct Settings {
     /// Playouts per move; 0 leaves the budget to the clock alone.
     pub playouts: u64,
     pub threads: usize,
+    /// Seconds per move when no game clock is set (the first of this and the playouts
+    /// ends the search).
+    pub time_per_move: Option<f64>,
+    /// Start with GoGui's live graphics on.
+    pub live_gfx: bool,
 }
 
 impl Default for Settings {
@@ -42,6 +47,8 @@ impl Default for Settings {
             seed: 0,
             playouts: DEFAULT_PLAYOUTS,
             threads: 1,
+            time_per_move: None,
+            live_gfx: false,
         }
     }
 }
@@ -90,10 +97,12 @@ pub enum GoCommand {
     Analyze(AnalyzeRequest),
     /// `lz-genmove_analyze` and friends: stream analysis, then choose and play.
     GenmoveAnalyze(AnalyzeRequest),
+    /// `hamle-live_gfx on|off`: GoGui live graphics during genmove.
+    LiveGfx(bool),
 }
 
 /// The Go commands in `list_commands` order.
-pub const GO_COMMANDS: [&str; 36] = [
+pub const GO_COMMANDS: [&str; 37] = [
     "boardsize",
     "rectangular_boardsize",
     "clear_board",
@@ -130,6 +139,7 @@ pub const GO_COMMANDS: [&str; 36] = [
     "genmove_analyze",
     "kata-analyze",
     "kata-genmove_analyze",
+    "hamle-live_gfx",
 ];
 
 fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
@@ -364,6 +374,14 @@ impl GoCommand {
                 }
             }
             "hamle-ownership" => no_args(c, GoCommand::Ownership)?,
+            "hamle-live_gfx" => {
+                c.expect_args(1, "on|off")?;
+                GoCommand::LiveGfx(match c.args[0].as_str() {
+                    "on" | "true" | "1" => true,
+                    "off" | "false" | "0" => false,
+                    _ => return Err(c.usage_error("on|off")),
+                })
+            }
             "lz-analyze" | "analyze" => {
                 GoCommand::Analyze(AnalyzeRequest::parse(c, Dialect::Leela, false)?)
             }
@@ -453,6 +471,8 @@ pub struct GoEngine {
     /// Searches run so far: mixed into the seed so that each move has its own stream of
     /// random numbers while the whole session stays reproducible.
     searches: u64,
+    /// GoGui's live graphics during genmove (`hamle-live_gfx on`).
+    live_gfx: bool,
 }
 
 impl GoEngine {
@@ -464,6 +484,7 @@ impl GoEngine {
         };
         game.set_komi(rules.default_komi);
         GoEngine {
+            live_gfx: settings.live_gfx,
             settings,
             game,
             clock: Clock::default(),
@@ -513,6 +534,10 @@ impl GoEngine {
             }
             GoCommand::GenmoveCleanup(color) => {
                 self.generate(color, session, Generate::Cleanup, None)
+            }
+            GoCommand::LiveGfx(on) => {
+                self.live_gfx = on;
+                Ok(String::new())
             }
             GoCommand::Analyze(request) => {
                 let color = request.color.unwrap_or(self.game.to_move());
@@ -755,6 +780,7 @@ impl GoEngine {
         let deadline = self
             .clock
             .allotment(color, self.moves_left())
+            .or(self.settings.time_per_move.map(Duration::from_secs_f64))
             .map(|d| start + d);
         let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {
             // Analysis goes on until the next command arrives.
@@ -792,9 +818,26 @@ impl GoEngine {
             cleanup: kind == Generate::Cleanup,
             progress: None,
         };
+        let board = request.board;
         let result = match analysis {
+            Some(analysis) => {
+                let mut client_gone = false;
+                search_reporting(request, analysis.interval, &mut |mut snapshot| {
+                    if !client_gone {
+                        ownership_for(&mut snapshot, color);
+                        let line = analysis.info_line(&snapshot, board);
+                        client_gone = session.stream_line(&line).is_err();
+                    }
+                })
+            }
+            None if self.live_gfx => search_reporting(request, GFX_INTERVAL, &mut |snapshot| {
+                use std::io::Write;
+                let block = gfx_block(&snapshot, board, color);
+                let mut err = std::io::stderr().lock();
+                // Live graphics are a courtesy: a closed stderr must not stop the search.
+                let _ = err.write_all(block.as_bytes()).and_then(|()| err.flush());
+            }),
             None => player::search(&request),
-            Some(analysis) => search_streaming(request, analysis, color, session),
         };
         if kind == Generate::Analyze {
             return Ok(String::new());
@@ -947,47 +990,84 @@ enum Generate {
     Analyze,
 }
 
-/// Runs the search on a scoped thread while this one streams its snapshots as `info`
-/// lines: the session's writer stays on the thread that owns it.
-fn search_streaming(
+/// Runs the search on a scoped thread and hands its snapshots, every `interval`, to `emit`
+/// on this thread: the session's writer stays on the thread that owns it.
+fn search_reporting(
     request: SearchRequest<'_>,
-    analysis: &AnalyzeRequest,
-    color: Color,
-    session: &mut Session<'_>,
+    interval: Duration,
+    emit: &mut dyn FnMut(Snapshot),
 ) -> SearchResult {
     let (sender, receiver) = std::sync::mpsc::channel::<Snapshot>();
     let report = move |snapshot: Snapshot| {
         // The receiver outlives the search; a failed send only means nobody listens.
         let _ = sender.send(snapshot);
     };
-    let board = request.board;
     let request = SearchRequest {
         progress: Some(Progress {
-            interval: analysis.interval,
+            interval,
             report: &report,
         }),
         ..request
     };
     std::thread::scope(|scope| {
         let search = scope.spawn(|| player::search(&request));
-        let mut client_gone = false;
         // The sender lives as long as the request, so the search's end is watched for.
         while !search.is_finished() {
-            let Ok(mut snapshot) = receiver.recv_timeout(Duration::from_millis(5)) else {
-                continue;
-            };
-            if client_gone {
-                continue;
+            if let Ok(snapshot) = receiver.recv_timeout(Duration::from_millis(5)) {
+                emit(snapshot);
             }
-            ownership_for(&mut snapshot, color);
-            let line = analysis.info_line(&snapshot, board);
-            client_gone = session.stream_line(&line).is_err();
         }
         match search.join() {
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
         }
     })
+}
+
+/// How often GoGui's live graphics are redrawn during a search.
+const GFX_INTERVAL: Duration = Duration::from_millis(500);
+
+/// GoGui's live graphics (`gogui-gfx:` then gfx commands up to an empty line, on stderr):
+/// the best line as variation stones, ownership as influence, a one-line summary.
+fn gfx_block(snapshot: &Snapshot, board: &crate::go::board::Board, color: Color) -> String {
+    let best = snapshot.root_moves.iter().max_by_key(|m| m.visits);
+    let mut block = String::from("gogui-gfx:\n");
+    if let Some(best) = best {
+        let mut var = String::from("VAR");
+        let mut mover = color;
+        for &p in &best.principal_variation {
+            var.push_str(&format!(
+                " {} {}",
+                mover.letter().to_ascii_lowercase(),
+                board.vertex(p)
+            ));
+            mover = mover.opponent();
+        }
+        block.push_str(&var);
+        block.push('\n');
+    }
+    let mut influence = String::from("INFLUENCE");
+    for p in board.points() {
+        let value = snapshot.ownership.get(p.index()).copied().unwrap_or(0.0);
+        if value.abs() >= 0.2 {
+            influence.push_str(&format!(" {} {value:.2}", board.vertex(p)));
+        }
+    }
+    block.push_str(&influence);
+    block.push('\n');
+    if let Some(best) = best {
+        let mv = best
+            .mv
+            .map_or_else(|| "pass".to_string(), |p| board.vertex(p).to_string());
+        block.push_str(&format!(
+            "TEXT {} playouts, best {mv} ({} visits, win rate {:.1}%)\n",
+            snapshot.playouts,
+            best.visits,
+            100.0 * best.win_rate
+        ));
+    }
+    block.push('\n');
+    block
 }
 
 impl Engine for GoEngine {
@@ -1011,6 +1091,8 @@ impl Engine for GoEngine {
             "plist/Legal Moves (Black)/all_legal black".into(),
             "plist/Legal Moves (White)/all_legal white".into(),
             "dboard/Ownership/hamle-ownership".into(),
+            "none/Live Graphics On/hamle-live_gfx on".into(),
+            "none/Live Graphics Off/hamle-live_gfx off".into(),
         ]
     }
 

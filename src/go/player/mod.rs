@@ -24,6 +24,7 @@
 //! budget). A deadline or a stop request makes the amount of work, hence the result,
 //! depend on timing.
 
+mod ladder;
 mod patterns;
 mod playout;
 mod tree;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use crate::go::board::{Board, MAX_POINTS, Point};
 use crate::go::color::Color;
 
+use super::ladder::{runs_into_ladder, starts_working_ladder};
 use super::playout::{Amaf, Playout, Scorer, Turn, is_bad_self_atari, saves_atari};
 
 /// The search's tuning knobs. Fixed in play ([`Params::default`]); a separate value
@@ -440,6 +441,12 @@ pub(crate) fn move_prior(
         wins += bonus;
     }
     if saves_atari(board, color, p) {
+        visits += bonus;
+        // Running from atari into a working ladder only feeds the opponent stones.
+        if !runs_into_ladder(board, color, p) {
+            wins += bonus;
+        }
+    } else if starts_working_ladder(board, color, p) {
         visits += bonus;
         wins += bonus;
     }

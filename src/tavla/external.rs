@@ -103,6 +103,11 @@ pub fn serve_connection(stream: TcpStream, level: Level) -> io::Result<()> {
 pub fn listen(port: u16, level: Level) -> io::Result<()> {
     let listener = TcpListener::bind(("127.0.0.1", port))?;
     tracing::info!("waiting for gnubg on localhost:{port}");
+    serve_listener(&listener, level)
+}
+
+/// Serves the first connection `listener` accepts.
+pub fn serve_listener(listener: &TcpListener, level: Level) -> io::Result<()> {
     let (stream, peer) = listener.accept()?;
     tracing::info!("gnubg connected from {peer}");
     serve_connection(stream, level)

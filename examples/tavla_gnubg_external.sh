@@ -9,6 +9,6 @@ hamle="${HAMLE:-target/release/hamle}"
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 sleep 0.5
-printf 'set player 1 external localhost:%s\nset player 1 name hamle\nset player 0 gnubg\nnew match %s\nshow score\n' \
+printf 'set player 1 external localhost:%s\nset player 0 gnubg\nnew match %s\nshow score\n' \
   "$port" "$length" | /usr/games/gnubg -t -q
 wait "$server" || true

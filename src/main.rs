@@ -10,6 +10,7 @@ use hamle::go;
 use hamle::kulami;
 use hamle::mangala;
 use hamle::protocol;
+use hamle::tavla;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +33,8 @@ enum Commands {
     Kulami(KulamiArgs),
     /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
     Mangala(mangala::cli::MangalaArgs),
+    /// Run the Tavla (backgammon) engine: GTP framing, UBGI, or gnubg's external player.
+    Tavla(tavla::cli::TavlaArgs),
     /// Run GNU Go style `.tst` regression files against an engine (exit 0, 1 or 2).
     Regress(hamle::arena::cli::RegressArgs),
     /// Play two bots against each other, refereed by our rules; resumable results.
@@ -167,6 +170,7 @@ fn main() -> ExitCode {
             Err(error) => Err(io::Error::new(io::ErrorKind::InvalidInput, error)),
         },
         Commands::Mangala(args) => mangala::cli::run(args),
+        Commands::Tavla(args) => tavla::cli::run(args),
         Commands::Abalone(args) => abalone::cli::run(args),
         Commands::Perft {
             game: PerftGame::Abalone { depth, position },

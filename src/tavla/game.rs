@@ -190,6 +190,11 @@ impl Game {
         self.rules
     }
 
+    /// Turns the Crawford rule on or off for the games still to start.
+    pub fn set_crawford(&mut self, on: bool) {
+        self.rules.crawford = on;
+    }
+
     pub fn state(&self) -> &State {
         &self.state
     }

@@ -1,14 +1,21 @@
 //! Tavla (backgammon) by the Turkish tournament sheet (`../shared/RULES.md`): the board and
 //! its legal plays, dice from outside or from a seeded roller, the cube and match play,
-//! gnubg's Position and Match IDs, and move notation.
+//! gnubg's Position and Match IDs, and move notation; the engine on the shared GTP core, the
+//! UBGI dialect, gnubg's external-player socket and Jellyfish `.mat` records.
 
 pub mod board;
+pub mod cli;
 pub mod dice;
+pub mod engine;
+pub mod external;
+pub mod fibs;
 pub mod game;
 pub mod ids;
+pub mod mat;
 pub mod moves;
 pub mod notation;
 pub mod player;
+pub mod ubgi;
 
 pub use board::{Board, BoardError, Side};
 pub use dice::{Dice, Roller};

@@ -1,0 +1,74 @@
+//! The `hamle tavla` command line: GTP (default), the UBGI dialect, or gnubg's external
+//! player socket.
+
+use std::io::{self, BufReader};
+
+use clap::{Args, ValueEnum};
+
+use super::engine::{Settings, TavlaEngine};
+use super::player::Level;
+use crate::protocol;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Protocol {
+    /// GTP framing with the Tavla commands of protocol.md.
+    Gtp,
+    /// The UBGI v0.1 dialect (ubgi, isready, position gnubgid, go, bestmove, …).
+    Ubgi,
+}
+
+#[derive(Args, Debug)]
+pub struct TavlaArgs {
+    /// Seed of the dice roller: the same seed gives the same dice and, with the same
+    /// commands, the same games.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The player's level.
+    #[arg(long, default_value = "greedy")]
+    pub level: Level,
+    /// Points to win the match; 0 is money play.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=32_767))]
+    pub match_length: u32,
+    /// Play without the Crawford rule.
+    #[arg(long)]
+    pub no_crawford: bool,
+    /// The protocol spoken on stdin/stdout.
+    #[arg(long, value_enum, default_value = "gtp")]
+    pub protocol: Protocol,
+    /// Serve gnubg's external player on this TCP port of localhost instead of stdin/stdout
+    /// (in gnubg: `set player 1 external localhost:PORT`).
+    #[arg(long)]
+    pub listen: Option<u16>,
+}
+
+impl TavlaArgs {
+    pub fn settings(&self) -> Settings {
+        Settings {
+            seed: self.seed,
+            level: self.level,
+            match_length: self.match_length,
+            crawford: !self.no_crawford,
+        }
+    }
+}
+
+pub fn run(args: TavlaArgs) -> io::Result<()> {
+    if let Some(port) = args.listen {
+        return super::external::listen(port, args.level);
+    }
+    match args.protocol {
+        Protocol::Gtp => {
+            let mut engine = TavlaEngine::new(args.settings());
+            protocol::serve(
+                &mut engine,
+                BufReader::new(io::stdin()),
+                io::stdout().lock(),
+            )
+        }
+        Protocol::Ubgi => super::ubgi::serve(
+            args.level,
+            BufReader::new(io::stdin()),
+            &mut io::stdout().lock(),
+        ),
+    }
+}

@@ -1,0 +1,292 @@
+//! The UBGI v0.1 dialect (`hamle tavla --protocol ubgi`): the Universal Backgammon Interface
+//! as gnubg's UBGI fork speaks it. One command a line; most set state silently, `go` answers
+//! `bestmove …`, failures answer `error <code> <detail>`.
+//!
+//! The position is always seen by the side on roll, called `p0` (`setscore p0 p1`,
+//! `setcube … owner p0|p1|center`).
+
+use std::io::{self, BufRead, Write};
+
+use super::board::{Board, Side};
+use super::dice::Dice;
+use super::game::{MAX_CUBE, Phase, State};
+use super::ids::parse_position_id;
+use super::player::{Level, Player};
+
+/// The side on roll in our frame (UBGI's `p0`).
+const P0: Side = Side::White;
+
+#[derive(Clone, Debug)]
+struct Context {
+    board: Option<Board>,
+    dice: Option<Dice>,
+    match_length: u32,
+    score: [u32; 2],
+    cube: u32,
+    cube_owner: Option<Side>,
+    crawford: bool,
+}
+
+impl Default for Context {
+    fn default() -> Context {
+        Context {
+            board: None,
+            dice: None,
+            match_length: 0,
+            score: [0, 0],
+            cube: 1,
+            cube_owner: None,
+            crawford: false,
+        }
+    }
+}
+
+fn on_off(text: &str) -> Option<bool> {
+    match text {
+        "on" | "true" | "1" => Some(true),
+        "off" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// The value after `key` in `words`.
+fn value_after<'a>(words: &[&'a str], key: &str) -> Option<&'a str> {
+    words
+        .iter()
+        .position(|w| *w == key)
+        .and_then(|i| words.get(i + 1).copied())
+}
+
+/// One UBGI session: reads commands until `quit` or end of input.
+pub struct Session {
+    player: Player,
+    context: Context,
+    session: Context,
+}
+
+impl Session {
+    pub fn new(level: Level) -> Session {
+        Session {
+            player: Player::new(level),
+            context: Context::default(),
+            session: Context::default(),
+        }
+    }
+
+    /// The reply lines to one command line; `None` for `quit`.
+    pub fn handle(&mut self, line: &str) -> Option<Vec<String>> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&name) = words.first() else {
+            return Some(Vec::new());
+        };
+        let error = |code: &str, detail: &str| Some(vec![format!("error {code} {detail}")]);
+        match name {
+            "ubgi" => Some(vec![
+                "id name hamle".into(),
+                "id author the hamle authors".into(),
+                format!("id version {}", env!("CARGO_PKG_VERSION")),
+                "option name Level type combo default greedy var greedy".into(),
+                "ubgiok".into(),
+            ]),
+            "isready" => Some(vec!["readyok".into()]),
+            "quit" => None,
+            "newgame" => {
+                self.context = self.session.clone();
+                Some(Vec::new())
+            }
+            "newsession" => {
+                let mut session = self.session.clone();
+                if let Some(kind) = value_after(&words, "type") {
+                    match kind {
+                        "money" => session.match_length = 0,
+                        "match" => session.match_length = session.match_length.max(1),
+                        _ => return error("bad_argument", "newsession"),
+                    }
+                }
+                if let Some(length) = value_after(&words, "length") {
+                    match length.parse::<u32>() {
+                        Ok(n) if (1..32_768).contains(&n) => session.match_length = n,
+                        _ => return error("bad_argument", "newsession"),
+                    }
+                }
+                if let Some(flag) = value_after(&words, "crawford") {
+                    match on_off(flag) {
+                        Some(on) => session.crawford = on,
+                        None => return error("bad_argument", "newsession"),
+                    }
+                }
+                if let Some(flag) = value_after(&words, "jacoby")
+                    && on_off(flag).is_none()
+                {
+                    return error("bad_argument", "newsession");
+                }
+                session.score = [0, 0];
+                self.session = session.clone();
+                self.context = session;
+                Some(Vec::new())
+            }
+            "setscore" => match words[1..] {
+                [a, b] => match (a.parse::<u32>(), b.parse::<u32>()) {
+                    (Ok(a), Ok(b)) if a < 32_768 && b < 32_768 => {
+                        self.context.score = [a, b];
+                        Some(Vec::new())
+                    }
+                    _ => error("bad_argument", "setscore"),
+                },
+                _ => error("bad_argument", "setscore"),
+            },
+            "setcube" => {
+                let value = value_after(&words, "value").and_then(|v| v.parse::<u32>().ok());
+                let owner = match value_after(&words, "owner") {
+                    Some("center" | "centre") => Some(None),
+                    Some("p0") => Some(Some(P0)),
+                    Some("p1") => Some(Some(P0.other())),
+                    _ => None,
+                };
+                match (value, owner) {
+                    (Some(v), Some(owner)) if v.is_power_of_two() && v <= MAX_CUBE => {
+                        self.context.cube = v;
+                        self.context.cube_owner = owner;
+                        Some(Vec::new())
+                    }
+                    _ => error("bad_argument", "setcube"),
+                }
+            }
+            "setturn" => match words.get(1) {
+                Some(&"p0") if words.len() == 2 => Some(Vec::new()),
+                _ => error("bad_argument", "setturn"),
+            },
+            "setoption" => {
+                let name = value_after(&words, "name");
+                let value = value_after(&words, "value");
+                match (name, value) {
+                    (Some(n), Some(v)) if n.eq_ignore_ascii_case("level") => {
+                        match v.parse::<Level>() {
+                            Ok(level) => {
+                                self.player = Player::new(level);
+                                Some(Vec::new())
+                            }
+                            Err(_) => error("bad_argument", "setoption"),
+                        }
+                    }
+                    _ => error("bad_argument", "setoption"),
+                }
+            }
+            "position" => match words[1..] {
+                ["gnubgid", id] => {
+                    let id = id.split(':').next().unwrap_or(id);
+                    match parse_position_id(id, P0) {
+                        Ok(board) => {
+                            self.context.board = Some(board);
+                            Some(Vec::new())
+                        }
+                        Err(_) => error("bad_argument", "invalid_position"),
+                    }
+                }
+                ["xgid", ..] => error("unsupported_feature", "position_xgid"),
+                _ => error("bad_argument", "invalid_position"),
+            },
+            "dice" => match words[1..] {
+                [a, b] => match (a.parse::<u8>(), b.parse::<u8>()) {
+                    (Ok(a), Ok(b)) => match Dice::new(a, b) {
+                        Ok(dice) => {
+                            self.context.dice = Some(dice);
+                            Some(Vec::new())
+                        }
+                        Err(_) => error("bad_argument", "dice"),
+                    },
+                    _ => error("bad_argument", "dice"),
+                },
+                _ => error("bad_argument", "dice"),
+            },
+            "go" => Some(vec![self.go(&words)]),
+            "stop" => Some(Vec::new()),
+            _ => error("unknown_command", name),
+        }
+    }
+
+    fn state(&self, board: Board, phase: Phase) -> State {
+        let c = &self.context;
+        let at_point = c.match_length > 0 && c.score.iter().any(|&p| p + 1 == c.match_length);
+        State {
+            board,
+            phase,
+            cube: c.cube,
+            cube_owner: c.cube_owner,
+            score: c.score,
+            crawford_game: false,
+            crawford_done: !c.crawford || at_point,
+            games: 0,
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) -> String {
+        let role = match words[1..] {
+            [] => "chequer",
+            ["role", role] => role,
+            _ => return "error bad_argument go".into(),
+        };
+        let Some(board) = self.context.board else {
+            return "error missing_context position".into();
+        };
+        match role {
+            "chequer" => {
+                let Some(dice) = self.context.dice.take() else {
+                    return "error missing_context dice".into();
+                };
+                let play = self.player.choose_play(&board, P0, dice);
+                if play.is_empty() {
+                    return "bestmove pass".into();
+                }
+                let name = |p: u8| match p {
+                    25 => "bar".to_string(),
+                    0 => "off".to_string(),
+                    p => p.to_string(),
+                };
+                let steps: Vec<String> = play
+                    .steps()
+                    .iter()
+                    .map(|s| format!("{}/{}", name(s.from), name(s.to)))
+                    .collect();
+                format!("bestmove {}", steps.join(" "))
+            }
+            "cube" => {
+                let state = self.state(board, Phase::ToRoll(P0));
+                let may =
+                    self.context.cube_owner != Some(P0.other()) && self.context.cube < MAX_CUBE;
+                if may && self.player.should_double(&state, P0) {
+                    "bestmove double".into()
+                } else {
+                    "bestmove roll".into()
+                }
+            }
+            "take" => {
+                let state = self.state(board, Phase::Doubled { by: P0.other() });
+                if self.player.should_take(&state, P0) {
+                    "bestmove take".into()
+                } else {
+                    "bestmove drop".into()
+                }
+            }
+            _ => "error bad_argument go".into(),
+        }
+    }
+}
+
+/// Serves UBGI on `input`/`output` until `quit` or end of input.
+pub fn serve<R: BufRead, W: Write>(level: Level, input: R, output: &mut W) -> io::Result<()> {
+    let mut session = Session::new(level);
+    for line in input.lines() {
+        let line = line?;
+        match session.handle(line.trim()) {
+            Some(replies) => {
+                for reply in replies {
+                    writeln!(output, "{reply}")?;
+                }
+                output.flush()?;
+            }
+            None => break,
+        }
+    }
+    Ok(())
+}

@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::bots::{GameKind, bot_or_command};
-use super::match_play::{FailurePolicy, MatchSettings, Standings, run_match};
+use super::bots::{Bot, BotError, GameKind, bot_or_command};
+use super::match_play::{
+    FailurePolicy, GameSetup, IllegalPolicy, KulamiLayouts, MatchSettings, Standings, run_match,
+};
 use super::regress::Regress;
 use crate::go::rules::RuleSet;
 
@@ -102,6 +104,10 @@ pub struct MatchArgs {
     /// Game pairs to play (twice as many games), colours swapped within each pair.
     #[arg(long)]
     pub pairs: Option<usize>,
+    /// The game, for bots given as command lines (bot files name their own game; all must
+    /// agree): go, abalone, kulami or mangala.
+    #[arg(long)]
+    pub game: Option<String>,
     /// Go board size.
     #[arg(long, default_value_t = 9)]
     pub size: usize,
@@ -112,6 +118,35 @@ pub struct MatchArgs {
     /// Set the bots' own rules in their bot files to match.
     #[arg(long, default_value = "chinese")]
     pub rules: RuleSet,
+    /// Abalone: the start position (standard, belgian-daisy, german-daisy).
+    #[arg(long, default_value = "standard")]
+    pub start: crate::abalone::position::StartPosition,
+    /// Kulami: `random` (a layout drawn from each pair's seed, the same for both games of
+    /// the pair), `default` (the rule book's), or a layout text (rows separated by `/`).
+    #[arg(long, default_value = "random")]
+    pub layout: String,
+    /// Kulami: `tournament` (rows + largest area + tiles) or `standard` (tiles only).
+    #[arg(long, default_value = "tournament", value_parser = ["tournament", "standard"])]
+    pub scoring: String,
+    /// Kulami: the row bonus, `length` or points per row.
+    #[arg(long, default_value = "length")]
+    pub row_bonus: crate::kulami::RowBonus,
+    /// Mangala: sets a game (a match of the sheet is 5, scored 1 / ½ / 0 a set).
+    #[arg(long, default_value_t = 5)]
+    pub sets: usize,
+    /// Mangala: stones a pit at the start of a set (1-5).
+    #[arg(long, default_value_t = 4)]
+    pub stones: u8,
+    /// Mangala: the end rule, `turkish` (the sheet's) or `kalah`.
+    #[arg(long, default_value = "turkish")]
+    pub mangala_rules: crate::mangala::EndRule,
+    /// Mangala: who starts sets 2-5, `alternate` or `fixed` (the draw's winner).
+    #[arg(long, default_value = "alternate")]
+    pub starters: crate::mangala::StarterOrder,
+    /// What an illegal move costs: `forfeit` (the game) or `warn3` (the Kulami sheet's
+    /// warnings: the engine takes it back with `undo` and moves again; the third loses).
+    #[arg(long, value_enum, default_value = "forfeit")]
+    pub illegal: IllegalPolicy,
     /// The match seed: every game's seed and every engine's seed derive from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -153,12 +188,14 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         (Ok(m), Ok(s)) => (m, s),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let bots = match (
-        bot_or_command(&args.bots, &args.bot1, GameKind::Go),
-        bot_or_command(&args.bots, &args.bot2, GameKind::Go),
-    ) {
-        (Ok(a), Ok(b)) => [a, b],
-        (Err(error), _) | (_, Err(error)) => return fail(error.to_string()),
+    let (bots, kind) = match match_bots(&args.bots, [&args.bot1, &args.bot2], args.game.as_deref())
+    {
+        Ok(found) => found,
+        Err(message) => return fail(message),
+    };
+    let game = match game_setup(&args, kind) {
+        Ok(game) => game,
+        Err(message) => return fail(message),
     };
     if args.concurrency == 0 {
         return fail("--concurrency must be at least 1".to_owned());
@@ -170,16 +207,13 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
     let settings = MatchSettings {
         bots,
         games,
-        board_size: args.size,
-        komi: args.komi,
-        rules: args.rules,
+        max_moves: args.max_moves.unwrap_or_else(|| game.default_max_moves()),
+        game,
         seed: args.seed,
-        max_moves: args
-            .max_moves
-            .unwrap_or_else(|| args.size.saturating_mul(args.size).saturating_mul(3)),
         move_timeout,
         start_timeout,
         on_failure: args.on_failure,
+        illegal: args.illegal,
         recover: args.recover,
         concurrency: args.concurrency,
         out_dir: args.out,
@@ -213,4 +247,111 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         }
         Err(error) => fail(error.to_string()),
     }
+}
+
+/// The game named on the command line.
+pub fn parse_game(word: &str) -> Result<GameKind, String> {
+    match word.to_ascii_lowercase().as_str() {
+        "go" => Ok(GameKind::Go),
+        "tavla" => Ok(GameKind::Tavla),
+        "abalone" => Ok(GameKind::Abalone),
+        "kulami" => Ok(GameKind::Kulami),
+        "mangala" => Ok(GameKind::Mangala),
+        _ => Err(format!(
+            "unknown game '{word}': use go, abalone, kulami or mangala"
+        )),
+    }
+}
+
+/// Reads the bots of a match or ladder and the game they all play: bot files name their
+/// game; command lines play `--game` (else the bot files' game, else Go). Bots of different
+/// games, or a game the arena does not referee, are errors.
+pub fn match_bots<const N: usize>(
+    dir: &std::path::Path,
+    specs: [&str; N],
+    game: Option<&str>,
+) -> Result<([Bot; N], GameKind), String> {
+    let wanted = game.map(parse_game).transpose()?;
+    let mut bots = Vec::with_capacity(N);
+    for spec in specs {
+        // The game given here only matters for a command line; it is fixed up below.
+        let bot = bot_or_command(dir, spec, GameKind::Go).map_err(|e: BotError| e.to_string())?;
+        bots.push(bot);
+    }
+    let from_files: Vec<&Bot> = bots
+        .iter()
+        .filter(|bot| !bot.source.as_os_str().is_empty())
+        .collect();
+    let kind = wanted
+        .or_else(|| from_files.first().map(|bot| bot.game))
+        .unwrap_or(GameKind::Go);
+    if let Some(odd) = from_files.iter().find(|bot| bot.game != kind) {
+        let others: Vec<String> = from_files
+            .iter()
+            .map(|bot| format!("{} plays {}", bot.name, bot.game))
+            .collect();
+        return Err(format!(
+            "bots of different games cannot meet: {} ({} is not {kind}; defined in {})",
+            others.join(", "),
+            odd.name,
+            odd.source.display()
+        ));
+    }
+    if kind == GameKind::Tavla {
+        return Err("the arena does not referee Tavla yet (go, abalone, kulami, mangala)".into());
+    }
+    for bot in &mut bots {
+        bot.game = kind;
+    }
+    let bots: [Bot; N] = bots
+        .try_into()
+        .map_err(|_| "internal error: bot count".to_owned())?;
+    Ok((bots, kind))
+}
+
+/// The game settings of `hamle match` for `kind`.
+fn game_setup(args: &MatchArgs, kind: GameKind) -> Result<GameSetup, String> {
+    Ok(match kind {
+        GameKind::Go => GameSetup::Go {
+            board_size: args.size,
+            komi: args.komi,
+            rules: args.rules,
+        },
+        GameKind::Abalone => GameSetup::Abalone { start: args.start },
+        GameKind::Kulami => GameSetup::Kulami {
+            layouts: kulami_layouts(&args.layout)?,
+            scoring: crate::kulami::Scoring {
+                tiles_only: args.scoring == "standard",
+                row_bonus: args.row_bonus,
+            },
+        },
+        GameKind::Mangala => {
+            if !(1..=crate::mangala::set_match::SETS).contains(&args.sets) {
+                return Err(format!("--sets must be 1 to 5, got {}", args.sets));
+            }
+            if !(1..=crate::mangala::rules::MAX_STONES_PER_PIT).contains(&args.stones) {
+                return Err(format!("--stones must be 1 to 5, got {}", args.stones));
+            }
+            GameSetup::Mangala(crate::mangala::referee::MangalaMatchRules {
+                stones: args.stones,
+                rule: args.mangala_rules,
+                sets: args.sets,
+                order: args.starters,
+            })
+        }
+        GameKind::Tavla => return Err("the arena does not referee Tavla yet".to_owned()),
+    })
+}
+
+/// `--layout`: `random`, `default` or a layout text.
+pub fn kulami_layouts(text: &str) -> Result<KulamiLayouts, String> {
+    Ok(match text {
+        "random" => KulamiLayouts::Random,
+        "default" => KulamiLayouts::Fixed(Box::new(crate::kulami::Layout::standard())),
+        other => KulamiLayouts::Fixed(Box::new(
+            other
+                .parse()
+                .map_err(|error| format!("--layout: invalid layout: {error}"))?,
+        )),
+    })
 }

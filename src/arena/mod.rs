@@ -6,6 +6,8 @@ pub mod bots;
 pub mod cli;
 pub mod gtp;
 pub mod match_play;
+pub mod rating;
 pub mod referee;
 pub mod regress;
+pub mod sprt;
 pub mod store;

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use super::bots::{Bot, BotError, GameKind};
 use super::gtp::{EngineError, EngineProcess};
 use super::referee::{GoReferee, LossKind, Outcome, Referee, Seat, Turn};
+use super::sprt::{self, SprtSpec};
 use super::store::{GameResult, ResultStore, StoreError, Winner};
 use crate::abalone::position::StartPosition;
 use crate::abalone::referee::AbaloneReferee;
@@ -251,6 +252,11 @@ pub struct MatchSettings {
     pub hamle_exe: PathBuf,
     /// Print a line per finished game.
     pub progress: bool,
+    /// Stop once the SPRT of the first bot against the second decides (`games` is then the
+    /// most that are played).
+    pub sprt: Option<SprtSpec>,
+    /// Put before every progress line (the ladder names the pairing).
+    pub label: String,
 }
 
 impl MatchSettings {
@@ -279,6 +285,9 @@ impl MatchSettings {
         if self.illegal != IllegalPolicy::Forfeit {
             settings.push(("illegal".to_owned(), self.illegal.word().to_owned()));
         }
+        if let Some(spec) = &self.sprt {
+            settings.push(("sprt".to_owned(), spec.to_string()));
+        }
         for (index, bot) in self.bots.iter().enumerate() {
             let key = format!("bot{}", index + 1);
             settings.push((format!("{key}.name"), bot.name.clone()));
@@ -288,6 +297,16 @@ impl MatchSettings {
             settings.push((format!("{key}.startup"), bot.startup.join(" | ")));
         }
         settings
+    }
+
+    /// True when `--sprt` is on and `results` already decide it.
+    pub fn sprt_decided(&self, results: &[GameResult]) -> bool {
+        self.sprt.as_ref().is_some_and(|spec| {
+            sprt::sequential(spec, results, &self.bots[0].name)
+                .2
+                .verdict
+                .is_some()
+        })
     }
 
     /// Game `index`'s seats: bot indexes of the first and second seat.
@@ -450,8 +469,10 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
     }
     let (store, finished) = ResultStore::open(&settings.out_dir, &settings.decisive(), resume)?;
     let done: std::collections::BTreeSet<usize> = finished.iter().map(|r| r.game).collect();
-    let pending: std::collections::VecDeque<usize> =
-        (0..settings.games).filter(|g| !done.contains(g)).collect();
+    let decided = settings.sprt_decided(&finished);
+    let pending: std::collections::VecDeque<usize> = (0..settings.games)
+        .filter(|g| !done.contains(g) && !decided)
+        .collect();
     let workers = settings.concurrency.max(1).min(pending.len().max(1));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
@@ -464,6 +485,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         store: Mutex::new(store),
         results: Mutex::new(finished),
         failure: Mutex::new(None),
+        stopped: std::sync::atomic::AtomicBool::new(decided),
     });
     runtime.block_on(async {
         let mut tasks = Vec::new();
@@ -501,12 +523,16 @@ struct Shared {
     results: Mutex<Vec<GameResult>>,
     /// The first error saving a result: the run stops, as going on would lose games.
     failure: Mutex<Option<StoreError>>,
+    /// The SPRT has decided: no new game starts.
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
     async fn work(self: Arc<Self>) {
         loop {
-            if lock(&self.failure).is_some() {
+            if lock(&self.failure).is_some()
+                || self.stopped.load(std::sync::atomic::Ordering::SeqCst)
+            {
                 return;
             }
             let Some(game) = lock(&self.pending).pop_front() else {
@@ -529,7 +555,8 @@ impl Shared {
             }
             if shared.settings.progress {
                 println!(
-                    "game {}/{}: {} (first) vs {} (second): {} by {}, {} moves, {:.1} s",
+                    "{}game {}/{}: {} (first) vs {} (second): {} by {}, {} moves, {:.1} s",
+                    shared.settings.label,
                     result.game + 1,
                     shared.settings.games,
                     result.first,
@@ -540,7 +567,23 @@ impl Shared {
                     started.elapsed().as_secs_f64()
                 );
             }
-            lock(&shared.results).push(result);
+            let mut results = lock(&shared.results);
+            results.push(result);
+            if let Some(spec) = &shared.settings.sprt {
+                let (pairs, counts, status) =
+                    sprt::sequential(spec, &results, &shared.settings.bots[0].name);
+                if shared.settings.progress {
+                    println!(
+                        "{}sprt: {pairs} pairs {counts:?}: {status}",
+                        shared.settings.label
+                    );
+                }
+                if status.verdict.is_some() {
+                    shared
+                        .stopped
+                        .store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
         }
     }
 

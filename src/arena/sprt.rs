@@ -168,6 +168,34 @@ pub fn pentanomial(results: &[GameResult], bot: &str) -> [u64; 5] {
     counts
 }
 
+/// The test run in pair order: pairs 0, 1, … are added while both their games are
+/// finished (a void game's pair counts for nothing), and the test stops at the first pair
+/// whose LLR leaves the bounds. Returns the pairs used, their counts and the status, so the
+/// verdict does not depend on the order in which parallel games finished.
+pub fn sequential(
+    spec: &SprtSpec,
+    results: &[GameResult],
+    bot: &str,
+) -> (usize, [u64; 5], SprtStatus) {
+    let by_game: std::collections::BTreeMap<usize, &GameResult> =
+        results.iter().map(|r| (r.game, r)).collect();
+    let mut counts = [0u64; 5];
+    let mut pairs = 0;
+    let mut status = spec.status(&counts);
+    while let (Some(even), Some(odd)) = (by_game.get(&(2 * pairs)), by_game.get(&(2 * pairs + 1))) {
+        let pair = pentanomial(&[(*even).clone(), (*odd).clone()], bot);
+        for (total, add) in counts.iter_mut().zip(pair) {
+            *total += add;
+        }
+        pairs += 1;
+        status = spec.status(&counts);
+        if status.verdict.is_some() {
+            break;
+        }
+    }
+    (pairs, counts, status)
+}
+
 /// fishtest's `LLR_logistic`: the GSPRT log-likelihood ratio of elo1 against elo0 (logistic
 /// Elo) for pentanomial counts.
 pub fn llr_logistic(elo0: f64, elo1: f64, counts: &[u64; 5]) -> f64 {
@@ -337,5 +365,39 @@ mod tests {
         ];
         assert_eq!(pentanomial(&results, "a"), [0, 1, 1, 0, 1]);
         assert_eq!(pentanomial(&results, "b"), [1, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn sequential_stops_at_the_first_crossing_in_pair_order() {
+        let spec: SprtSpec = "elo0=0,elo1=200,alpha=0.25,beta=0.25"
+            .parse()
+            .expect("parses");
+        let game = |game: usize, a_wins: bool| GameResult {
+            game,
+            first: if game.is_multiple_of(2) { "a" } else { "b" }.into(),
+            second: if game.is_multiple_of(2) { "b" } else { "a" }.into(),
+            seed: 0,
+            result: String::new(),
+            winner: match (a_wins, game.is_multiple_of(2)) {
+                (true, true) | (false, false) => Winner::First,
+                _ => Winner::Second,
+            },
+            reason: String::new(),
+            moves: 0,
+            record: String::new(),
+        };
+        // Three WW pairs cross the upper bound (LLR ≈ 3 · ln(s1/s0) > ln 3); the losses
+        // after them do not change the verdict.
+        let mut results: Vec<GameResult> = (0..6).map(|g| game(g, true)).collect();
+        results.extend((6..12).map(|g| game(g, false)));
+        let (pairs, counts, status) = sequential(&spec, &results, "a");
+        assert_eq!((pairs, counts), (3, [0, 0, 0, 0, 3]));
+        assert_eq!(status.verdict, Some(Verdict::H1));
+        // In any finishing order, and with game 2 missing only one pair counts.
+        results.reverse();
+        assert_eq!(sequential(&spec, &results, "a").0, 3);
+        results.retain(|r| r.game != 2);
+        let (pairs, _, status) = sequential(&spec, &results, "a");
+        assert_eq!((pairs, status.verdict), (1, None));
     }
 }

@@ -305,8 +305,16 @@ fn abalone_matches_replay_and_repeat() {
         use hamle::arena::referee::Referee;
         assert_eq!(replayed.moves_played(), result.moves);
         assert!(result.moves <= 60, "the cap holds: {result:?}");
-        if result.reason == "move cap" {
-            assert_eq!(replayed.adjudicate().result, result.result);
+        match result.reason.as_str() {
+            "move cap" => {
+                assert_eq!(result.moves, 60);
+                assert_eq!(replayed.adjudicate().result, result.result);
+            }
+            "score" => assert_eq!(
+                replayed.natural_end().map(|end| end.result),
+                Some(result.result.clone())
+            ),
+            other => panic!("unexpected end: {other}"),
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

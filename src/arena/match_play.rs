@@ -180,15 +180,10 @@ impl GameSetup {
         pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
     }
 
-    /// The referee of game `index` of a match with seed `seed`, `max_moves` its cap.
+    /// The referee of game `index` of a match with seed `seed`.
     /// Kulami's layout and Mangala's draw come from the pair's seed, so both games of a
     /// pair share them.
-    pub fn referee(
-        &self,
-        seed: u64,
-        index: usize,
-        max_moves: usize,
-    ) -> Result<Box<dyn Referee>, String> {
+    pub fn referee(&self, seed: u64, index: usize) -> Result<Box<dyn Referee>, String> {
         let pair = pair_seed(seed, (index / 2) as u64);
         Ok(match self {
             GameSetup::Go {
@@ -196,10 +191,12 @@ impl GameSetup {
                 komi,
                 rules,
             } => Box::new(GoReferee::new(*board_size, *komi, *rules)?),
+            // The arena's cap (`--max-moves`) stops the game, reason "move cap"; the
+            // referee's rules have none of their own.
             GameSetup::Abalone { start } => Box::new(AbaloneReferee::new(
                 *start,
                 EndRules {
-                    max_plies: u32::try_from(max_moves).unwrap_or(u32::MAX),
+                    max_plies: 0,
                     repetition_draw: false,
                 },
             )),
@@ -461,7 +458,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
     // A bad game setting fails before anything is written.
     settings
         .game
-        .referee(settings.seed, 0, settings.max_moves)
+        .referee(settings.seed, 0)
         .map_err(MatchError::Invalid)?;
     // Every command must exist before anything is written.
     for bot in &settings.bots {
@@ -614,10 +611,7 @@ async fn play_game(
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let referee = match settings
-            .game
-            .referee(settings.seed, index, settings.max_moves)
-        {
+        let referee = match settings.game.referee(settings.seed, index) {
             Ok(referee) => referee,
             Err(message) => unreachable!("checked before the match: {message}"),
         };

@@ -16,13 +16,24 @@ use std::str::FromStr;
 use super::rating::expected_score;
 use super::store::{GameResult, Winner};
 
-/// `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
+/// Which Elo the bounds are in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EloModel {
+    /// Logistic Elo (the rating list's): fishtest's `LLR_logistic`.
+    Logistic,
+    /// Normalized Elo (fishtest's default since 2020: the score's t-value, so the bounds do
+    /// not depend on the draw rate): fishtest's `LLR_normalized`.
+    Normalized,
+}
+
+/// `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=logistic|normalized]`.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SprtSpec {
     pub elo0: f64,
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    pub model: EloModel,
 }
 
 impl FromStr for SprtSpec {
@@ -34,11 +45,24 @@ impl FromStr for SprtSpec {
             elo1: f64::NAN,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Logistic,
         };
         for part in text.split(',').filter(|p| !p.trim().is_empty()) {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| format!("--sprt: '{part}' is not key=value"))?;
+            if key.trim() == "model" {
+                spec.model = match value.trim() {
+                    "logistic" => EloModel::Logistic,
+                    "normalized" => EloModel::Normalized,
+                    other => {
+                        return Err(format!(
+                            "--sprt: model must be logistic or normalized, got '{other}'"
+                        ));
+                    }
+                };
+                continue;
+            }
             let value: f64 = value
                 .trim()
                 .parse()
@@ -50,7 +74,7 @@ impl FromStr for SprtSpec {
                 "beta" => spec.beta = value,
                 other => {
                     return Err(format!(
-                        "--sprt: unknown key '{other}' (elo0, elo1, alpha, beta)"
+                        "--sprt: unknown key '{other}' (elo0, elo1, alpha, beta, model)"
                     ));
                 }
             }
@@ -79,7 +103,11 @@ impl fmt::Display for SprtSpec {
             f,
             "elo0={},elo1={},alpha={},beta={}",
             self.elo0, self.elo1, self.alpha, self.beta
-        )
+        )?;
+        if self.model == EloModel::Normalized {
+            f.write_str(",model=normalized")?;
+        }
+        Ok(())
     }
 }
 
@@ -93,7 +121,10 @@ impl SprtSpec {
     }
 
     pub fn status(&self, pentanomial: &[u64; 5]) -> SprtStatus {
-        let llr = llr_logistic(self.elo0, self.elo1, pentanomial);
+        let llr = match self.model {
+            EloModel::Logistic => llr_logistic(self.elo0, self.elo1, pentanomial),
+            EloModel::Normalized => llr_normalized(self.elo0, self.elo1, pentanomial),
+        };
         let (lower, upper) = self.bounds();
         let verdict = if llr <= lower {
             Some(Verdict::H0)
@@ -214,6 +245,63 @@ pub fn llr_logistic(elo0: f64, elo1: f64, counts: &[u64; 5]) -> f64 {
             .sum::<f64>()
 }
 
+/// Normalized Elo per unit of t-value: 800 / ln 10.
+const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// fishtest's `LLR_normalized`: the GSPRT log-likelihood ratio of nelo1 against nelo0
+/// (normalized Elo) for pentanomial counts. Normalized Elo measures the t-value
+/// (mean − ½) / σ of the per-game score (σ per game is √2 times the pair's); the likeliest
+/// distribution with t-value t is found by fixed-point iteration on the secular equation.
+pub fn llr_normalized(nelo0: f64, nelo1: f64, counts: &[u64; 5]) -> f64 {
+    let (pairs, pdf) = pdf_of(counts);
+    if pairs == 0.0 {
+        return 0.0;
+    }
+    let t = |nelo: f64| nelo / NELO_PER_T * std::f64::consts::SQRT_2;
+    let p0 = mle_t_value(&pdf, 0.5, t(nelo0));
+    let p1 = mle_t_value(&pdf, 0.5, t(nelo1));
+    pairs
+        * pdf
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(&(_, p), (q0, q1))| p * (q1.ln() - q0.ln()))
+            .sum::<f64>()
+}
+
+/// The distribution nearest (in likelihood) to `pdf` whose t-value (mean − reference) / σ
+/// is `t` (fishtest's `MLE_t_value`).
+fn mle_t_value(pdf: &[(f64, f64)], reference: f64, t: f64) -> Vec<f64> {
+    let mut current: Vec<f64> = vec![1.0 / pdf.len() as f64; pdf.len()];
+    for _ in 0..10 {
+        let mean: f64 = pdf.iter().zip(&current).map(|(&(a, _), q)| a * q).sum();
+        let variance: f64 = pdf
+            .iter()
+            .zip(&current)
+            .map(|(&(a, _), q)| q * (a - mean).powi(2))
+            .sum();
+        let sigma = variance.sqrt();
+        let shifted: Vec<(f64, f64)> = pdf
+            .iter()
+            .map(|&(a, p)| {
+                let d = (mean - a) / sigma;
+                (a - reference - t * sigma * (1.0 + d * d) / 2.0, p)
+            })
+            .collect();
+        let x = secular(&shifted);
+        let next: Vec<f64> = shifted.iter().map(|&(a, p)| p / (1.0 + x * a)).collect();
+        let change = next
+            .iter()
+            .zip(&current)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        current = next;
+        if change < 1e-9 {
+            break;
+        }
+    }
+    current
+}
+
 /// fishtest's `LLR_alt2`, the Brownian approximation: `N (s₁ − s₀)(2 s − s₀ − s₁) / (2 σ²)`.
 pub fn llr_approximate(elo0: f64, elo1: f64, counts: &[u64; 5]) -> f64 {
     let (pairs, pdf) = pdf_of(counts);
@@ -297,6 +385,13 @@ mod tests {
         assert!("elo1=5".parse::<SprtSpec>().is_err());
         assert!("elo0=0,elo1=5,alpha=2".parse::<SprtSpec>().is_err());
         assert!("elo0=0,elo1=5,gamma=1".parse::<SprtSpec>().is_err());
+        let normalized: SprtSpec = "elo0=0,elo1=2,model=normalized".parse().expect("parses");
+        assert_eq!(normalized.model, EloModel::Normalized);
+        assert_eq!(
+            normalized.to_string(),
+            "elo0=0,elo1=2,alpha=0.05,beta=0.05,model=normalized"
+        );
+        assert!("elo0=0,elo1=5,model=bayes".parse::<SprtSpec>().is_err());
     }
 
     #[test]
@@ -329,6 +424,20 @@ mod tests {
             );
         }
         assert_eq!(llr_logistic(0.0, 5.0, &[0; 5]), 0.0);
+        // fishtest's LLR_normalized, by the same script.
+        let normalized: [([u64; 5], f64, f64, f64); 4] = [
+            ([10, 20, 40, 20, 10], 0.0, 5.0, -0.020_709_5),
+            ([5, 20, 40, 25, 10], 0.0, 5.0, 0.278_309_6),
+            ([100, 500, 1000, 600, 150], -1.0, 3.0, 3.290_665_9),
+            ([300, 2000, 5000, 2300, 400], 0.0, 2.0, 4.500_163_0),
+        ];
+        for (counts, nelo0, nelo1, expected) in normalized {
+            let llr = llr_normalized(nelo0, nelo1, &counts);
+            assert!(
+                (llr - expected).abs() < 1e-6,
+                "{counts:?}: {llr} vs {expected}"
+            );
+        }
     }
 
     #[test]

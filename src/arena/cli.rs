@@ -260,7 +260,7 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
 #[derive(Args, Debug)]
 pub struct LadderArgs {
     /// The bots (at least two, one game): names from the bots folder or command lines.
-    #[arg(required = true, num_args = 2..)]
+    #[arg(required = true, num_args = 2.., value_name = "BOT")]
     pub players: Vec<String>,
     /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export.
     #[arg(long)]

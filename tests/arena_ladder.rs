@@ -197,6 +197,59 @@ fn gauntlet_with_an_anchor_and_bad_input() {
 }
 
 #[test]
+fn swiss_rounds_pair_by_score_without_rematches() {
+    let dir = scratch("swiss");
+    std::fs::write(
+        dir.join("bots/k200.toml"),
+        "name = \"k200\"\ngame = \"kulami\"\ncommand = [\"hamle\", \"kulami\", \"--nodes\", \"200\"]\n",
+    )
+    .expect("write");
+    let out = dir.join("out");
+    let args = [
+        "k100",
+        "k200",
+        "k500",
+        "k3000",
+        "--format",
+        "swiss",
+        "--rounds",
+        "2",
+        "--pairs",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    stdout(&hamle(&dir, "ladder", &args));
+    let mut folders: Vec<String> = std::fs::read_dir(out.join("pairings"))
+        .expect("pairings")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    assert_eq!(folders.len(), 4, "{folders:?}");
+    // Round 1 pairs the starting order: 1-2, 3-4.
+    assert_eq!(folders[0], "01-k100-vs-k200");
+    assert_eq!(folders[1], "02-k500-vs-k3000");
+    let meetings: std::collections::BTreeSet<Vec<String>> = folders
+        .iter()
+        .map(|f| {
+            let mut pair: Vec<String> = f[3..].split("-vs-").map(str::to_owned).collect();
+            pair.sort();
+            pair
+        })
+        .collect();
+    assert_eq!(meetings.len(), 4, "no rematch: {folders:?}");
+    let ratings = read(&out.join("ratings.txt"));
+    assert_eq!(rows(&ratings).len(), 4, "{ratings}");
+    // Resuming the finished ladder changes nothing.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    stdout(&hamle(&dir, "ladder", &resumed));
+    assert_eq!(read(&out.join("ratings.txt")), ratings);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn sprt_stops_the_match_with_the_same_verdict_at_any_concurrency() {
     let dir = scratch("sprt");
     let mut lines = Vec::new();

@@ -268,13 +268,17 @@ pub struct LadderArgs {
     /// Continue the ladder kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,
-    /// `round-robin` (every bot against every other) or `gauntlet` (the first bot against
-    /// each of the others).
+    /// `round-robin` (every bot against every other), `gauntlet` (the first bot against
+    /// each of the others) or `swiss` (`--rounds` rounds paired by score; the starting order
+    /// is the bots' order on the command line).
     #[arg(long, value_enum, default_value = "round-robin")]
     pub format: super::ladder::Format,
     /// Game pairs a pairing (colours swapped within each pair).
     #[arg(long, default_value_t = 5)]
     pub pairs: usize,
+    /// Rounds of a Swiss ladder.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: usize,
     /// The bot held at Elo 0 (default: the mean of all is 0).
     #[arg(long)]
     pub anchor: Option<String>,
@@ -311,6 +315,7 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         template,
         anchor: args.anchor,
         out_dir: args.out,
+        rounds: args.rounds,
     };
     match ladder.run(args.resume) {
         Ok(standing) => {

@@ -34,6 +34,8 @@ pub enum Format {
     RoundRobin,
     /// The first bot against each of the others.
     Gauntlet,
+    /// `--rounds` rounds; each pairs bots of similar score (see [`swiss_round`]).
+    Swiss,
 }
 
 impl Format {
@@ -41,6 +43,7 @@ impl Format {
         match self {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
         }
     }
 }
@@ -52,7 +55,46 @@ pub fn pairings(format: Format, count: usize) -> Vec<(usize, usize)> {
             .flat_map(|i| (i + 1..count).map(move |j| (i, j)))
             .collect(),
         Format::Gauntlet => (1..count).map(|j| (0, j)).collect(),
+        // Rounds are paired one at a time, from the results so far.
+        Format::Swiss => Vec::new(),
     }
+}
+
+/// One Swiss round: bots ranked by points so far (a bye counts as a won pairing), ties by
+/// the order given (the sheet's alphabetical starting order is the caller's); with an odd
+/// number, the lowest-ranked bot among those with the fewest byes sits out. Then from the
+/// top, each unpaired bot meets the next unpaired one it has not met yet (or, when it has
+/// met them all, the next one). Returns the pairings (higher-ranked bot first) and the bye.
+pub fn swiss_round(
+    points: &[f64],
+    byes: &[usize],
+    bye_points: f64,
+    met: &std::collections::BTreeSet<(usize, usize)>,
+) -> (Vec<(usize, usize)>, Option<usize>) {
+    let n = points.len();
+    let score = |i: usize| points[i] + byes[i] as f64 * bye_points;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| score(b).total_cmp(&score(a)).then(a.cmp(&b)));
+    let mut bye = None;
+    if n % 2 == 1 {
+        let fewest = byes.iter().copied().min().unwrap_or(0);
+        if let Some(position) = order.iter().rposition(|&i| byes[i] == fewest) {
+            bye = Some(order.remove(position));
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut unpaired = order;
+    while !unpaired.is_empty() {
+        let top = unpaired.remove(0);
+        let fresh = unpaired
+            .iter()
+            .position(|&other| !met.contains(&(top.min(other), top.max(other))));
+        let Some(position) = fresh.or(if unpaired.is_empty() { None } else { Some(0) }) else {
+            break;
+        };
+        pairs.push((top, unpaired.remove(position)));
+    }
+    (pairs, bye)
 }
 
 /// A ladder: the bots, the format, and a match template (game, seed, games a pairing,
@@ -63,6 +105,8 @@ pub struct Ladder {
     pub template: MatchSettings,
     pub anchor: Option<String>,
     pub out_dir: PathBuf,
+    /// Swiss rounds (other formats ignore it).
+    pub rounds: usize,
 }
 
 /// The ladder's outcome.
@@ -85,6 +129,9 @@ impl Ladder {
                     .join(" "),
             ),
         ];
+        if self.format == Format::Swiss {
+            settings.push(("rounds".to_owned(), self.rounds.to_string()));
+        }
         // The template's decisive settings, minus the per-pairing bots.
         settings.extend(
             self.template
@@ -120,6 +167,11 @@ impl Ladder {
                 "a ladder needs at least two bots".to_owned(),
             ));
         }
+        if self.format == Format::Swiss && self.rounds == 0 {
+            return Err(MatchError::Invalid(
+                "a Swiss ladder needs at least one round".to_owned(),
+            ));
+        }
         if let Some(anchor) = &self.anchor
             && !names.contains(anchor)
         {
@@ -152,56 +204,83 @@ impl Ladder {
             })?;
             write_atomically(&path, store::settings_text(&self.settings()).as_bytes())?;
         }
-        let plan = pairings(self.format, self.bots.len());
-        let mut results = Vec::new();
+        let n = self.bots.len();
+        let (rounds, planned) = match self.format {
+            Format::Swiss => (self.rounds, self.rounds * (n / 2)),
+            _ => (1, pairings(self.format, n).len()),
+        };
+        let mut results: Vec<GameResult> = Vec::new();
         let mut pgn = String::new();
-        for (number, &(i, j)) in plan.iter().enumerate() {
-            let mut settings = self.template.clone();
-            settings.bots = [self.bots[i].clone(), self.bots[j].clone()];
-            settings.out_dir = self.pairing_dir(number, &self.bots[i], &self.bots[j]);
-            settings.label = format!(
-                "[{}/{} {} vs {}] ",
-                number + 1,
-                plan.len(),
-                self.bots[i].name,
-                self.bots[j].name
-            );
-            let started = settings.out_dir.join(SETTINGS_FILE).is_file();
-            let played = run_match(&settings, resume && started)?;
-            pgn.push_str(&store::pgn(
-                &played,
-                &format!(
-                    "hamle ladder: {} vs {}",
-                    self.bots[i].name, self.bots[j].name
-                ),
-            ));
-            results.extend(played);
-            let mut tally = Tally::new(&names);
-            tally.add_results(&results);
-            let played_bots = (0..names.len()).filter(|&b| tally.total_games(b) > 0.0);
-            let line = format!(
-                "ladder: pairing {}/{} done, {} games",
-                number + 1,
-                plan.len(),
-                results.len()
-            );
-            // Ratings need every bot to have played; until then, report the games only.
-            if played_bots.count() == names.len()
-                && let Ok(ratings) = rate(&tally, self.anchor.as_deref())
-            {
-                let leader = &ratings.ratings[0];
-                println!(
-                    "{line}; leader {} {:+.0} ±{:.0}",
-                    leader.name, leader.elo, leader.error
-                );
-                write_atomically(
-                    &self.out_dir.join(RATINGS_FILE),
-                    report(&tally, &ratings).as_bytes(),
-                )?;
+        let mut number = 0;
+        let mut byes = vec![0usize; n];
+        let mut met = std::collections::BTreeSet::new();
+        for round in 0..rounds {
+            let plan = if self.format == Format::Swiss {
+                let mut tally = Tally::new(&names);
+                tally.add_results(&results);
+                let points: Vec<f64> = (0..n).map(|i| tally.total_points(i)).collect();
+                let bye_points = self.template.games as f64;
+                let (plan, bye) = swiss_round(&points, &byes, bye_points, &met);
+                if let Some(bye) = bye {
+                    byes[bye] += 1;
+                    println!("ladder: round {}: {} has a bye", round + 1, names[bye]);
+                }
+                plan
             } else {
-                println!("{line}");
+                pairings(self.format, n)
+            };
+            for (i, j) in plan {
+                met.insert((i.min(j), i.max(j)));
+                let mut settings = self.template.clone();
+                settings.bots = [self.bots[i].clone(), self.bots[j].clone()];
+                settings.out_dir = self.pairing_dir(number, &self.bots[i], &self.bots[j]);
+                let round_label = if self.format == Format::Swiss {
+                    format!("round {} ", round + 1)
+                } else {
+                    String::new()
+                };
+                settings.label = format!(
+                    "[{round_label}{}/{planned} {} vs {}] ",
+                    number + 1,
+                    self.bots[i].name,
+                    self.bots[j].name
+                );
+                let started = settings.out_dir.join(SETTINGS_FILE).is_file();
+                let played = run_match(&settings, resume && started)?;
+                pgn.push_str(&store::pgn(
+                    &played,
+                    &format!(
+                        "hamle ladder: {} vs {}",
+                        self.bots[i].name, self.bots[j].name
+                    ),
+                ));
+                results.extend(played);
+                number += 1;
+                let mut tally = Tally::new(&names);
+                tally.add_results(&results);
+                let played_bots = (0..n).filter(|&b| tally.total_games(b) > 0.0);
+                let line = format!(
+                    "ladder: pairing {number}/{planned} done, {} games",
+                    results.len()
+                );
+                // Ratings need every bot to have played; until then, report the games only.
+                if played_bots.count() == n
+                    && let Ok(ratings) = rate(&tally, self.anchor.as_deref())
+                {
+                    let leader = &ratings.ratings[0];
+                    println!(
+                        "{line}; leader {} {:+.0} ±{:.0}",
+                        leader.name, leader.elo, leader.error
+                    );
+                    write_atomically(
+                        &self.out_dir.join(RATINGS_FILE),
+                        report(&tally, &ratings).as_bytes(),
+                    )?;
+                } else {
+                    println!("{line}");
+                }
+                write_atomically(&self.out_dir.join(PGN_FILE), pgn.as_bytes())?;
             }
-            write_atomically(&self.out_dir.join(PGN_FILE), pgn.as_bytes())?;
         }
         let mut tally = Tally::new(&names);
         tally.add_results(&results);
@@ -232,5 +311,24 @@ mod tests {
         );
         assert_eq!(pairings(Format::Gauntlet, 4), [(0, 1), (0, 2), (0, 3)]);
         assert!(pairings(Format::RoundRobin, 1).is_empty());
+    }
+
+    #[test]
+    fn swiss_pairs_by_score_avoids_rematches_and_rotates_byes() {
+        use std::collections::BTreeSet;
+        // Round 1: no points, the given order: 0-1, 2-3, and 4 (last) sits out.
+        let none = BTreeSet::new();
+        let (plan, bye) = swiss_round(&[0.0; 5], &[0; 5], 2.0, &none);
+        assert_eq!((plan, bye), (vec![(0, 1), (2, 3)], Some(4)));
+        // Round 2: 0 and 2 won, 4 had a bye worth a won pairing (2 points): 0, 2, 4 lead.
+        let met: BTreeSet<(usize, usize)> = [(0, 1), (2, 3)].into_iter().collect();
+        let points = [2.0, 0.0, 2.0, 0.0, 0.0];
+        let (plan, bye) = swiss_round(&points, &[0, 0, 0, 0, 1], 2.0, &met);
+        // Ranking 0, 2, 4, 1, 3; the bye goes to the lowest without one (3).
+        assert_eq!(bye, Some(3));
+        assert_eq!(plan, vec![(0, 2), (4, 1)]);
+        // Everyone met everyone: the next bot down, a rematch.
+        let all: BTreeSet<(usize, usize)> = [(0, 1)].into_iter().collect();
+        assert_eq!(swiss_round(&[1.0, 1.0], &[0, 0], 2.0, &all).0, vec![(0, 1)]);
     }
 }

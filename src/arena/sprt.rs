@@ -403,8 +403,9 @@ mod tests {
         let bernoulli = 60.0 * (s1 / s0).ln() + 40.0 * ((1.0 - s1) / (1.0 - s0)).ln();
         let llr = llr_logistic(0.0, 50.0, &counts);
         assert!((llr - bernoulli).abs() < 0.01, "{llr} vs {bernoulli}");
-        // Values computed from fishtest's LLR_logistic formulas by a separate Python script
-        // (its secular equation solved by bisection): counts [LL, LD, DD/WL, DW, WW].
+        // Values from fishtest's LLR_logistic formulas restated in Python
+        // (`tests/fixtures/sprt_reference.py`, the secular equation solved by bisection);
+        // counts [LL, LD, DD/WL, DW, WW].
         let cases: [([u64; 5], f64, f64, f64); 3] = [
             ([10, 20, 40, 20, 10], 0.0, 5.0, -0.034_506_9),
             ([5, 20, 40, 25, 10], 0.0, 5.0, 0.374_955_2),

@@ -39,6 +39,8 @@ enum Commands {
     Regress(hamle::arena::cli::RegressArgs),
     /// Play two bots against each other, refereed by our rules; resumable results.
     Match(hamle::arena::cli::MatchArgs),
+    /// Round robin or gauntlet among bots of one game: Elo by maximum likelihood, crosstable.
+    Ladder(hamle::arena::cli::LadderArgs),
     /// Count the move sequences of a given length (move-generator check).
     Perft {
         #[command(subcommand)]
@@ -139,6 +141,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Commands::Regress(args) => return hamle::arena::cli::regress(args),
         Commands::Match(args) => return hamle::arena::cli::run_match_command(args),
+        Commands::Ladder(args) => return hamle::arena::cli::run_ladder_command(args),
         Commands::Go(args) => {
             let settings = go::engine::Settings {
                 rules: args.rules,

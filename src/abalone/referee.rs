@@ -141,6 +141,43 @@ impl Referee for AbaloneReferee {
     }
 }
 
+/// Reads a record written by [`AbaloneReferee`] and replays every move under the rules
+/// (no length cap: a capped game replays to its last move); returns the referee and the
+/// `Result` tag, or the first problem.
+pub fn replay_record(text: &str) -> Result<(AbaloneReferee, String), String> {
+    let tags = crate::kulami::referee::record_tags(text);
+    let tag = |key: &str| {
+        tags.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| format!("tag {key} is missing"))
+    };
+    if tag("Game")? != "Abalone" {
+        return Err("not an Abalone record".to_owned());
+    }
+    let start: StartPosition = tag("Start")?
+        .parse()
+        .map_err(|_| "bad Start tag".to_owned())?;
+    let rules = EndRules {
+        max_plies: 0,
+        repetition_draw: false,
+    };
+    let mut referee = AbaloneReferee::new(start, rules);
+    for line in text.lines().filter(|l| !l.starts_with('[')) {
+        let mut words = line.split_whitespace();
+        if !words.next().is_some_and(|w| w.ends_with('.')) {
+            continue;
+        }
+        for answer in words {
+            let seat = referee.seat_to_move();
+            referee
+                .apply(seat, answer)
+                .map_err(|illegal| format!("ply {}: {illegal}", referee.moves_played() + 1))?;
+        }
+    }
+    Ok((referee, tag("Result")?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +222,9 @@ mod tests {
             record.contains("1. c3d4 i5h5\n2. d4e5 h5g5\n0\n"),
             "{record}"
         );
+        let (replayed, result) = replay_record(&record).expect("replays");
+        assert_eq!(result, "0");
+        assert_eq!(replayed.moves_played(), 4);
+        assert!(replay_record(&record.replace("d4e5", "c3c4")).is_err());
     }
 }

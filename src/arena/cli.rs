@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::bots::{GameKind, bot_or_command};
-use super::match_play::{FailurePolicy, MatchSettings, Standings, run_match};
+use super::bots::{Bot, BotError, GameKind, bot_or_command};
+use super::match_play::{
+    FailurePolicy, GameSetup, IllegalPolicy, KulamiLayouts, MatchSettings, Standings, run_match,
+};
 use super::regress::Regress;
 use crate::go::rules::RuleSet;
 
@@ -93,15 +95,32 @@ pub struct MatchArgs {
     /// Continue the match kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,
-    /// The folder of bot definitions.
-    #[arg(long, default_value = "bots")]
-    pub bots: PathBuf,
     /// Games to play; colours alternate, games 2k and 2k+1 forming a pair.
     #[arg(long, default_value_t = 2, conflicts_with = "pairs")]
     pub games: usize,
     /// Game pairs to play (twice as many games), colours swapped within each pair.
     #[arg(long)]
     pub pairs: Option<usize>,
+    /// Stop when the SPRT of BOT1 against BOT2 on game pairs decides, e.g.
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05` (H1: BOT1 is elo1 better); --pairs is the most
+    /// played.
+    #[arg(long)]
+    pub sprt: Option<super::sprt::SprtSpec>,
+    #[command(flatten)]
+    pub options: ArenaOptions,
+}
+
+/// What `hamle match` and `hamle ladder` share: the bots folder, the game's settings, the
+/// seed, timeouts and policies.
+#[derive(Args, Debug, Clone)]
+pub struct ArenaOptions {
+    /// The folder of bot definitions.
+    #[arg(long, default_value = "bots")]
+    pub bots: PathBuf,
+    /// The game, for bots given as command lines (bot files name their own game; all must
+    /// agree): go, abalone, kulami or mangala.
+    #[arg(long)]
+    pub game: Option<String>,
     /// Go board size.
     #[arg(long, default_value_t = 9)]
     pub size: usize,
@@ -112,6 +131,35 @@ pub struct MatchArgs {
     /// Set the bots' own rules in their bot files to match.
     #[arg(long, default_value = "chinese")]
     pub rules: RuleSet,
+    /// Abalone: the start position (standard, belgian-daisy, german-daisy).
+    #[arg(long, default_value = "standard")]
+    pub start: crate::abalone::position::StartPosition,
+    /// Kulami: `random` (a layout drawn from each pair's seed, the same for both games of
+    /// the pair), `default` (the rule book's), or a layout text (rows separated by `/`).
+    #[arg(long, default_value = "random")]
+    pub layout: String,
+    /// Kulami: `tournament` (rows + largest area + tiles) or `standard` (tiles only).
+    #[arg(long, default_value = "tournament", value_parser = ["tournament", "standard"])]
+    pub scoring: String,
+    /// Kulami: the row bonus, `length` or points per row.
+    #[arg(long, default_value = "length")]
+    pub row_bonus: crate::kulami::RowBonus,
+    /// Mangala: sets a game (a match of the sheet is 5, scored 1 / ½ / 0 a set).
+    #[arg(long, default_value_t = 5)]
+    pub sets: usize,
+    /// Mangala: stones a pit at the start of a set (1-5).
+    #[arg(long, default_value_t = 4)]
+    pub stones: u8,
+    /// Mangala: the end rule, `turkish` (the sheet's) or `kalah`.
+    #[arg(long, default_value = "turkish")]
+    pub mangala_rules: crate::mangala::EndRule,
+    /// Mangala: who starts sets 2-5, `alternate` or `fixed` (the draw's winner).
+    #[arg(long, default_value = "alternate")]
+    pub starters: crate::mangala::StarterOrder,
+    /// What an illegal move costs: `forfeit` (the game) or `warn3` (the Kulami sheet's
+    /// warnings: the engine takes it back with `undo` and moves again; the third loses).
+    #[arg(long, value_enum, default_value = "forfeit")]
+    pub illegal: IllegalPolicy,
     /// The match seed: every game's seed and every engine's seed derive from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -146,46 +194,23 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         eprintln!("hamle match: {message}");
         ExitCode::from(2)
     };
-    let (move_timeout, start_timeout) = match (
-        seconds(args.move_timeout, "--move-timeout"),
-        seconds(args.start_timeout, "--start-timeout"),
+    let (bots, kind) = match match_bots(
+        &args.options.bots,
+        &[&args.bot1, &args.bot2],
+        args.options.game.as_deref(),
     ) {
-        (Ok(m), Ok(s)) => (m, s),
-        (Err(message), _) | (_, Err(message)) => return fail(message),
+        Ok((bots, kind)) => ([bots[0].clone(), bots[1].clone()], kind),
+        Err(message) => return fail(message),
     };
-    let bots = match (
-        bot_or_command(&args.bots, &args.bot1, GameKind::Go),
-        bot_or_command(&args.bots, &args.bot2, GameKind::Go),
-    ) {
-        (Ok(a), Ok(b)) => [a, b],
-        (Err(error), _) | (_, Err(error)) => return fail(error.to_string()),
-    };
-    if args.concurrency == 0 {
-        return fail("--concurrency must be at least 1".to_owned());
-    }
     let games = match args.pairs {
         Some(pairs) => pairs.saturating_mul(2),
         None => args.games,
     };
-    let settings = MatchSettings {
-        bots,
-        games,
-        board_size: args.size,
-        komi: args.komi,
-        rules: args.rules,
-        seed: args.seed,
-        max_moves: args
-            .max_moves
-            .unwrap_or_else(|| args.size.saturating_mul(args.size).saturating_mul(3)),
-        move_timeout,
-        start_timeout,
-        on_failure: args.on_failure,
-        recover: args.recover,
-        concurrency: args.concurrency,
-        out_dir: args.out,
-        hamle_exe: hamle_exe(),
-        progress: !args.quiet,
+    let mut settings = match match_settings(&args.options, bots, kind, games, args.out) {
+        Ok(settings) => settings,
+        Err(message) => return fail(message),
     };
+    settings.sprt = args.sprt;
     match run_match(&settings, args.resume) {
         Ok(results) => {
             let names = [
@@ -209,8 +234,243 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
                 settings.games,
                 settings.out_dir.display()
             );
+            if let Some(spec) = &settings.sprt {
+                let (pairs, counts, status) = super::sprt::sequential(spec, &results, names[0]);
+                let verdict = match status.verdict {
+                    Some(super::sprt::Verdict::H1) => {
+                        format!("{} is better by about {} Elo", names[0], spec.elo1)
+                    }
+                    Some(super::sprt::Verdict::H0) => {
+                        format!("{} is not better by {} Elo", names[0], spec.elo1)
+                    }
+                    None => "undecided".to_owned(),
+                };
+                println!(
+                    "SPRT {spec}: {pairs} pairs, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), {status}; {verdict}",
+                    names[0]
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(error) => fail(error.to_string()),
     }
+}
+
+/// `hamle ladder BOT… --out DIR …`
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    /// The bots (at least two, one game): names from the bots folder or command lines.
+    #[arg(required = true, num_args = 2.., value_name = "BOT")]
+    pub players: Vec<String>,
+    /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Continue the ladder kept in --out (the same settings are required).
+    #[arg(long)]
+    pub resume: bool,
+    /// `round-robin` (every bot against every other), `gauntlet` (the first bot against
+    /// each of the others) or `swiss` (`--rounds` rounds paired by score; the starting order
+    /// is the bots' order on the command line).
+    #[arg(long, value_enum, default_value = "round-robin")]
+    pub format: super::ladder::Format,
+    /// Game pairs a pairing (colours swapped within each pair).
+    #[arg(long, default_value_t = 5)]
+    pub pairs: usize,
+    /// Rounds of a Swiss ladder.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: usize,
+    /// The bot held at Elo 0 (default: the mean of all is 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
+    #[command(flatten)]
+    pub options: ArenaOptions,
+}
+
+/// Runs `hamle ladder`: exit 0 when every pairing was played and rated, 2 on bad input or
+/// a failure to save.
+pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("hamle ladder: {message}");
+        ExitCode::from(2)
+    };
+    let specs: Vec<&str> = args.players.iter().map(String::as_str).collect();
+    let (bots, kind) = match match_bots(&args.options.bots, &specs, args.options.game.as_deref()) {
+        Ok(found) => found,
+        Err(message) => return fail(message),
+    };
+    let [first, second] = [bots[0].clone(), bots[1].clone()];
+    let template = match match_settings(
+        &args.options,
+        [first, second],
+        kind,
+        args.pairs.saturating_mul(2),
+        args.out.clone(),
+    ) {
+        Ok(settings) => settings,
+        Err(message) => return fail(message),
+    };
+    let ladder = super::ladder::Ladder {
+        bots,
+        format: args.format,
+        template,
+        anchor: args.anchor,
+        out_dir: args.out,
+        rounds: args.rounds,
+    };
+    match ladder.run(args.resume) {
+        Ok(standing) => {
+            print!(
+                "{}",
+                super::rating::report(&standing.tally, &standing.ratings)
+            );
+            println!(
+                "{} games in {} (ratings in {})",
+                standing.results.len(),
+                ladder.out_dir.display(),
+                super::ladder::ratings_path(&ladder.out_dir).display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(error.to_string()),
+    }
+}
+
+/// The settings of a match between `bots` from the shared options.
+pub fn match_settings(
+    options: &ArenaOptions,
+    bots: [Bot; 2],
+    kind: GameKind,
+    games: usize,
+    out_dir: PathBuf,
+) -> Result<MatchSettings, String> {
+    let move_timeout = seconds(options.move_timeout, "--move-timeout")?;
+    let start_timeout = seconds(options.start_timeout, "--start-timeout")?;
+    let game = game_setup(options, kind)?;
+    if options.concurrency == 0 {
+        return Err("--concurrency must be at least 1".to_owned());
+    }
+    Ok(MatchSettings {
+        bots,
+        games,
+        max_moves: options
+            .max_moves
+            .unwrap_or_else(|| game.default_max_moves()),
+        game,
+        seed: options.seed,
+        move_timeout,
+        start_timeout,
+        on_failure: options.on_failure,
+        illegal: options.illegal,
+        recover: options.recover,
+        concurrency: options.concurrency,
+        out_dir,
+        hamle_exe: hamle_exe(),
+        progress: !options.quiet,
+        sprt: None,
+        label: String::new(),
+    })
+}
+
+/// The game named on the command line.
+pub fn parse_game(word: &str) -> Result<GameKind, String> {
+    match word.to_ascii_lowercase().as_str() {
+        "go" => Ok(GameKind::Go),
+        "tavla" => Ok(GameKind::Tavla),
+        "abalone" => Ok(GameKind::Abalone),
+        "kulami" => Ok(GameKind::Kulami),
+        "mangala" => Ok(GameKind::Mangala),
+        _ => Err(format!(
+            "unknown game '{word}': use go, abalone, kulami or mangala"
+        )),
+    }
+}
+
+/// Reads the bots of a match or ladder and the game they all play: bot files name their
+/// game; command lines play `--game` (else the bot files' game, else Go). Bots of different
+/// games, or a game the arena does not referee, are errors.
+pub fn match_bots(
+    dir: &std::path::Path,
+    specs: &[&str],
+    game: Option<&str>,
+) -> Result<(Vec<Bot>, GameKind), String> {
+    let wanted = game.map(parse_game).transpose()?;
+    let mut bots = Vec::with_capacity(specs.len());
+    for spec in specs {
+        // The game given here only matters for a command line; it is fixed up below.
+        let bot = bot_or_command(dir, spec, GameKind::Go).map_err(|e: BotError| e.to_string())?;
+        bots.push(bot);
+    }
+    let from_files: Vec<&Bot> = bots
+        .iter()
+        .filter(|bot| !bot.source.as_os_str().is_empty())
+        .collect();
+    let kind = wanted
+        .or_else(|| from_files.first().map(|bot| bot.game))
+        .unwrap_or(GameKind::Go);
+    if let Some(odd) = from_files.iter().find(|bot| bot.game != kind) {
+        let others: Vec<String> = from_files
+            .iter()
+            .map(|bot| format!("{} plays {}", bot.name, bot.game))
+            .collect();
+        return Err(format!(
+            "bots of different games cannot meet: {} ({} is not {kind}; defined in {})",
+            others.join(", "),
+            odd.name,
+            odd.source.display()
+        ));
+    }
+    if kind == GameKind::Tavla {
+        return Err("the arena does not referee Tavla yet (go, abalone, kulami, mangala)".into());
+    }
+    for bot in &mut bots {
+        bot.game = kind;
+    }
+    Ok((bots, kind))
+}
+
+/// The game settings of `hamle match` for `kind`.
+fn game_setup(args: &ArenaOptions, kind: GameKind) -> Result<GameSetup, String> {
+    Ok(match kind {
+        GameKind::Go => GameSetup::Go {
+            board_size: args.size,
+            komi: args.komi,
+            rules: args.rules,
+        },
+        GameKind::Abalone => GameSetup::Abalone { start: args.start },
+        GameKind::Kulami => GameSetup::Kulami {
+            layouts: kulami_layouts(&args.layout)?,
+            scoring: crate::kulami::Scoring {
+                tiles_only: args.scoring == "standard",
+                row_bonus: args.row_bonus,
+            },
+        },
+        GameKind::Mangala => {
+            if !(1..=crate::mangala::set_match::SETS).contains(&args.sets) {
+                return Err(format!("--sets must be 1 to 5, got {}", args.sets));
+            }
+            if !(1..=crate::mangala::rules::MAX_STONES_PER_PIT).contains(&args.stones) {
+                return Err(format!("--stones must be 1 to 5, got {}", args.stones));
+            }
+            GameSetup::Mangala(crate::mangala::referee::MangalaMatchRules {
+                stones: args.stones,
+                rule: args.mangala_rules,
+                sets: args.sets,
+                order: args.starters,
+            })
+        }
+        GameKind::Tavla => return Err("the arena does not referee Tavla yet".to_owned()),
+    })
+}
+
+/// `--layout`: `random`, `default` or a layout text.
+pub fn kulami_layouts(text: &str) -> Result<KulamiLayouts, String> {
+    Ok(match text {
+        "random" => KulamiLayouts::Random,
+        "default" => KulamiLayouts::Fixed(Box::new(crate::kulami::Layout::standard())),
+        other => KulamiLayouts::Fixed(Box::new(
+            other
+                .parse()
+                .map_err(|error| format!("--layout: invalid layout: {error}"))?,
+        )),
+    })
 }

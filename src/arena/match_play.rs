@@ -25,8 +25,17 @@ use std::time::{Duration, Instant};
 use super::bots::{Bot, BotError, GameKind};
 use super::gtp::{EngineError, EngineProcess};
 use super::referee::{GoReferee, LossKind, Outcome, Referee, Seat, Turn};
+use super::sprt::{self, SprtSpec};
 use super::store::{GameResult, ResultStore, StoreError, Winner};
+use crate::abalone::position::StartPosition;
+use crate::abalone::referee::AbaloneReferee;
+use crate::abalone::rules::EndRules;
 use crate::go::rules::RuleSet;
+use crate::kulami::referee::KulamiReferee;
+use crate::kulami::{Layout, Scoring};
+use crate::mangala::draw::Draw;
+use crate::mangala::referee::{MangalaMatchRules, MangalaReferee};
+use crate::mangala::rules::Side;
 
 /// How many times `--recover` replays a game whose engine failed.
 pub const RECOVERY_ATTEMPTS: usize = 2;
@@ -49,14 +58,183 @@ impl FailurePolicy {
     }
 }
 
+/// What an illegal move costs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IllegalPolicy {
+    /// The first illegal move loses the game.
+    Forfeit,
+    /// The Kulami sheet's rule: a warning, the engine takes the move back (`undo`) and is
+    /// asked again; the third warning in a game loses it.
+    Warn3,
+}
+
+impl IllegalPolicy {
+    fn word(self) -> &'static str {
+        match self {
+            IllegalPolicy::Forfeit => "forfeit",
+            IllegalPolicy::Warn3 => "warn3",
+        }
+    }
+}
+
+/// Warnings that lose the game under [`IllegalPolicy::Warn3`].
+pub const WARNINGS_TO_LOSE: usize = 3;
+
+/// Where Kulami games' layouts come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KulamiLayouts {
+    /// A layout drawn from each pair's seed: the same for both games of a pair.
+    Random,
+    /// One layout for every game (`default` is the rule book's).
+    Fixed(Box<Layout>),
+}
+
+impl std::fmt::Display for KulamiLayouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KulamiLayouts::Random => f.write_str("random"),
+            KulamiLayouts::Fixed(layout) => write!(f, "{layout}"),
+        }
+    }
+}
+
+/// The game and its settings: how each game's referee is built.
+#[derive(Clone, Debug)]
+pub enum GameSetup {
+    Go {
+        board_size: usize,
+        komi: f32,
+        rules: RuleSet,
+    },
+    Abalone {
+        start: StartPosition,
+    },
+    Kulami {
+        layouts: KulamiLayouts,
+        scoring: Scoring,
+    },
+    Mangala(MangalaMatchRules),
+}
+
+impl GameSetup {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSetup::Go { .. } => GameKind::Go,
+            GameSetup::Abalone { .. } => GameKind::Abalone,
+            GameSetup::Kulami { .. } => GameKind::Kulami,
+            GameSetup::Mangala(_) => GameKind::Mangala,
+        }
+    }
+
+    /// The move cap when the command line gives none.
+    pub fn default_max_moves(&self) -> usize {
+        match self {
+            GameSetup::Go { board_size, .. } => board_size.saturating_mul(*board_size) * 3,
+            GameSetup::Abalone { .. } => crate::abalone::rules::DEFAULT_MAX_PLIES as usize,
+            // 56 marbles: a Kulami game cannot be longer.
+            GameSetup::Kulami { .. } => 56,
+            // Sets always end (stones only move towards the stores); this is a safety net.
+            GameSetup::Mangala(rules) => 1000 * rules.sets,
+        }
+    }
+
+    /// The settings that decide the games, for `match.txt`.
+    fn decisive(&self) -> Vec<(String, String)> {
+        let pairs: Vec<(&str, String)> = match self {
+            GameSetup::Go {
+                board_size,
+                komi,
+                rules,
+            } => vec![
+                ("board_size", board_size.to_string()),
+                ("komi", komi.to_string()),
+                ("rules", rules.name().to_owned()),
+            ],
+            GameSetup::Abalone { start } => vec![("start", start.to_string())],
+            GameSetup::Kulami { layouts, scoring } => vec![
+                ("layout", layouts.to_string()),
+                (
+                    "scoring",
+                    if scoring.tiles_only {
+                        "standard".to_owned()
+                    } else {
+                        "tournament".to_owned()
+                    },
+                ),
+                ("row_bonus", scoring.row_bonus.to_string()),
+            ],
+            GameSetup::Mangala(rules) => vec![
+                ("mangala_rules", rules.rule.to_string()),
+                ("stones", rules.stones.to_string()),
+                ("sets", rules.sets.to_string()),
+                (
+                    "starters",
+                    match rules.order {
+                        crate::mangala::StarterOrder::Alternate => "alternate",
+                        crate::mangala::StarterOrder::Fixed => "fixed",
+                    }
+                    .to_owned(),
+                ),
+            ],
+        };
+        pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+    }
+
+    /// The referee of game `index` of a match with seed `seed`.
+    /// Kulami's layout and Mangala's draw come from the pair's seed, so both games of a
+    /// pair share them.
+    pub fn referee(&self, seed: u64, index: usize) -> Result<Box<dyn Referee>, String> {
+        let pair = pair_seed(seed, (index / 2) as u64);
+        Ok(match self {
+            GameSetup::Go {
+                board_size,
+                komi,
+                rules,
+            } => Box::new(GoReferee::new(*board_size, *komi, *rules)?),
+            // The arena's cap (`--max-moves`) stops the game, reason "move cap"; the
+            // referee's rules have none of their own.
+            GameSetup::Abalone { start } => Box::new(AbaloneReferee::new(
+                *start,
+                EndRules {
+                    max_plies: 0,
+                    repetition_draw: false,
+                },
+            )),
+            GameSetup::Kulami { layouts, scoring } => {
+                let layout = match layouts {
+                    KulamiLayouts::Random => Layout::random(pair),
+                    KulamiLayouts::Fixed(layout) => (**layout).clone(),
+                };
+                Box::new(KulamiReferee::new(layout, *scoring))
+            }
+            GameSetup::Mangala(rules) => {
+                if !(1..=crate::mangala::set_match::SETS).contains(&rules.sets) {
+                    return Err(format!("--sets must be 1 to 5, got {}", rules.sets));
+                }
+                let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(pair);
+                Box::new(MangalaReferee::new(
+                    *rules,
+                    Draw::run(Side::South, &mut rng),
+                ))
+            }
+        })
+    }
+}
+
+/// Pair k's seed, for what both games of the pair share (Kulami's layout, Mangala's draw).
+pub fn pair_seed(seed: u64, pair: u64) -> u64 {
+    derive_seed(seed ^ PAIR_SEED_MASK, pair)
+}
+
+/// "pairseed" in ASCII: keeps pair seeds apart from game seeds.
+pub const PAIR_SEED_MASK: u64 = 0x7061_6972_7365_6564;
+
 /// Everything that decides a match.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
     pub bots: [Bot; 2],
     pub games: usize,
-    pub board_size: usize,
-    pub komi: f32,
-    pub rules: RuleSet,
+    pub game: GameSetup,
     pub seed: u64,
     /// A game reaching this many moves is counted as it stands.
     pub max_moves: usize,
@@ -64,23 +242,29 @@ pub struct MatchSettings {
     /// For the startup and setup commands, so slow starters are not taken for hung.
     pub start_timeout: Duration,
     pub on_failure: FailurePolicy,
+    pub illegal: IllegalPolicy,
     pub recover: bool,
     pub concurrency: usize,
     pub out_dir: PathBuf,
     pub hamle_exe: PathBuf,
     /// Print a line per finished game.
     pub progress: bool,
+    /// Stop once the SPRT of the first bot against the second decides (`games` is then the
+    /// most that are played).
+    pub sprt: Option<SprtSpec>,
+    /// Put before every progress line (the ladder names the pairing).
+    pub label: String,
 }
 
 impl MatchSettings {
     /// The settings `--resume` must find unchanged (not concurrency: it changes no game).
     pub fn decisive(&self) -> Vec<(String, String)> {
         let mut settings = vec![
-            ("game".to_owned(), self.bots[0].game.to_string()),
+            ("game".to_owned(), self.game.kind().to_string()),
             ("games".to_owned(), self.games.to_string()),
-            ("board_size".to_owned(), self.board_size.to_string()),
-            ("komi".to_owned(), self.komi.to_string()),
-            ("rules".to_owned(), self.rules.name().to_owned()),
+        ];
+        settings.extend(self.game.decisive());
+        settings.extend([
             ("seed".to_owned(), self.seed.to_string()),
             ("max_moves".to_owned(), self.max_moves.to_string()),
             (
@@ -93,7 +277,14 @@ impl MatchSettings {
             ),
             ("on_failure".to_owned(), self.on_failure.word().to_owned()),
             ("recover".to_owned(), self.recover.to_string()),
-        ];
+        ]);
+        // Only a non-default policy is written, so older Go matches resume unchanged.
+        if self.illegal != IllegalPolicy::Forfeit {
+            settings.push(("illegal".to_owned(), self.illegal.word().to_owned()));
+        }
+        if let Some(spec) = &self.sprt {
+            settings.push(("sprt".to_owned(), spec.to_string()));
+        }
         for (index, bot) in self.bots.iter().enumerate() {
             let key = format!("bot{}", index + 1);
             settings.push((format!("{key}.name"), bot.name.clone()));
@@ -103,6 +294,16 @@ impl MatchSettings {
             settings.push((format!("{key}.startup"), bot.startup.join(" | ")));
         }
         settings
+    }
+
+    /// True when `--sprt` is on and `results` already decide it.
+    pub fn sprt_decided(&self, results: &[GameResult]) -> bool {
+        self.sprt.as_ref().is_some_and(|spec| {
+            sprt::sequential(spec, results, &self.bots[0].name)
+                .2
+                .verdict
+                .is_some()
+        })
     }
 
     /// Game `index`'s seats: bot indexes of the first and second seat.
@@ -238,9 +439,10 @@ enum Ending {
 
 /// Runs (or resumes) a match; returns every finished game, old and new.
 pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResult>, MatchError> {
-    if settings.bots.iter().any(|bot| bot.game != GameKind::Go) {
+    let kind = settings.game.kind();
+    if settings.bots.iter().any(|bot| bot.game != kind) {
         return Err(MatchError::Invalid(format!(
-            "only Go is refereed by the arena so far; {} plays {} and {} plays {}",
+            "both bots must play the match's game ({kind}); {} plays {} and {} plays {}",
             settings.bots[0].name,
             settings.bots[0].game,
             settings.bots[1].name,
@@ -253,7 +455,10 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
             settings.bots[0].name
         )));
     }
-    let referee = GoReferee::new(settings.board_size, settings.komi, settings.rules)
+    // A bad game setting fails before anything is written.
+    settings
+        .game
+        .referee(settings.seed, 0)
         .map_err(MatchError::Invalid)?;
     // Every command must exist before anything is written.
     for bot in &settings.bots {
@@ -261,8 +466,10 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
     }
     let (store, finished) = ResultStore::open(&settings.out_dir, &settings.decisive(), resume)?;
     let done: std::collections::BTreeSet<usize> = finished.iter().map(|r| r.game).collect();
-    let pending: std::collections::VecDeque<usize> =
-        (0..settings.games).filter(|g| !done.contains(g)).collect();
+    let decided = settings.sprt_decided(&finished);
+    let pending: std::collections::VecDeque<usize> = (0..settings.games)
+        .filter(|g| !done.contains(g) && !decided)
+        .collect();
     let workers = settings.concurrency.max(1).min(pending.len().max(1));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
@@ -271,11 +478,11 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         .map_err(|error| MatchError::Invalid(format!("cannot start the async runtime: {error}")))?;
     let shared = Arc::new(Shared {
         settings: settings.clone(),
-        referee,
         pending: Mutex::new(pending),
         store: Mutex::new(store),
         results: Mutex::new(finished),
         failure: Mutex::new(None),
+        stopped: std::sync::atomic::AtomicBool::new(decided),
     });
     runtime.block_on(async {
         let mut tasks = Vec::new();
@@ -308,27 +515,28 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 struct Shared {
     settings: MatchSettings,
-    /// The position every game starts from.
-    referee: GoReferee,
     pending: Mutex<std::collections::VecDeque<usize>>,
     store: Mutex<ResultStore>,
     results: Mutex<Vec<GameResult>>,
     /// The first error saving a result: the run stops, as going on would lose games.
     failure: Mutex<Option<StoreError>>,
+    /// The SPRT has decided: no new game starts.
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
     async fn work(self: Arc<Self>) {
         loop {
-            if lock(&self.failure).is_some() {
+            if lock(&self.failure).is_some()
+                || self.stopped.load(std::sync::atomic::Ordering::SeqCst)
+            {
                 return;
             }
             let Some(game) = lock(&self.pending).pop_front() else {
                 return;
             };
             let started = Instant::now();
-            let (result, record) =
-                play_game(&self.settings, &self.referee, game, &self.store_logs()).await;
+            let (result, record) = play_game(&self.settings, game, &self.store_logs()).await;
             let shared = Arc::clone(&self);
             let saved = tokio::task::spawn_blocking(move || {
                 let saved = lock(&shared.store).append(&result, &record);
@@ -344,7 +552,8 @@ impl Shared {
             }
             if shared.settings.progress {
                 println!(
-                    "game {}/{}: {} (first) vs {} (second): {} by {}, {} moves, {:.1} s",
+                    "{}game {}/{}: {} (first) vs {} (second): {} by {}, {} moves, {:.1} s",
+                    shared.settings.label,
                     result.game + 1,
                     shared.settings.games,
                     result.first,
@@ -355,7 +564,23 @@ impl Shared {
                     started.elapsed().as_secs_f64()
                 );
             }
-            lock(&shared.results).push(result);
+            let mut results = lock(&shared.results);
+            results.push(result);
+            if let Some(spec) = &shared.settings.sprt {
+                let (pairs, counts, status) =
+                    sprt::sequential(spec, &results, &shared.settings.bots[0].name);
+                if shared.settings.progress {
+                    println!(
+                        "{}sprt: {pairs} pairs {counts:?}: {status}",
+                        shared.settings.label
+                    );
+                }
+                if status.verdict.is_some() {
+                    shared
+                        .stopped
+                        .store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
         }
     }
 
@@ -372,7 +597,6 @@ impl Shared {
 /// and record.
 async fn play_game(
     settings: &MatchSettings,
-    template: &GoReferee,
     index: usize,
     logs: &[PathBuf; 2],
 ) -> (GameResult, String) {
@@ -387,7 +611,11 @@ async fn play_game(
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let (referee, ending) = play_once(settings, template.clone(), seat_bots, seed, logs).await;
+        let referee = match settings.game.referee(settings.seed, index) {
+            Ok(referee) => referee,
+            Err(message) => unreachable!("checked before the match: {message}"),
+        };
+        let (referee, ending) = play_once(settings, referee, seat_bots, seed, logs).await;
         let name = |seat: Seat| settings.bots[seat_bots[seat.index()]].name.clone();
         let (outcome, reason) = match ending {
             Ending::Finished { outcome, reason } => (Some(outcome), reason),
@@ -456,11 +684,11 @@ async fn play_game(
 /// returns.
 async fn play_once(
     settings: &MatchSettings,
-    mut referee: GoReferee,
+    mut referee: Box<dyn Referee>,
     seat_bots: [usize; 2],
     seed: u64,
     logs: &[PathBuf; 2],
-) -> (GoReferee, Ending) {
+) -> (Box<dyn Referee>, Ending) {
     let spawn = |seat: Seat| -> Result<EngineProcess, Fault> {
         let bot_index = seat_bots[seat.index()];
         let engine_seed = derive_seed(seed, 1 + seat.index() as u64);
@@ -486,7 +714,7 @@ async fn play_once(
         }
     };
     let mut engines = [first, second];
-    let ending = conduct(settings, &mut referee, &mut engines, seat_bots).await;
+    let ending = conduct(settings, referee.as_mut(), &mut engines, seat_bots).await;
     let faulty = match &ending {
         Ending::Failed(fault) => Some(fault.seat.index()),
         _ => None,
@@ -504,79 +732,111 @@ async fn play_once(
 /// Sets both engines up and plays the game out.
 async fn conduct(
     settings: &MatchSettings,
-    referee: &mut GoReferee,
+    referee: &mut dyn Referee,
     engines: &mut [EngineProcess; 2],
     seat_bots: [usize; 2],
 ) -> Ending {
+    /// Sends `command` to `seat`'s engine; an error answer is the engine's fault.
+    async fn send(
+        engine: &mut EngineProcess,
+        seat: Seat,
+        command: &str,
+        timeout: Duration,
+        kind: &'static str,
+    ) -> Result<String, Fault> {
+        match engine.send(command, timeout).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(message)) => Err(Fault {
+                seat,
+                kind,
+                detail: format!("'{command}' failed: {message}"),
+            }),
+            Err(error) => Err(Fault::of(seat, error)),
+        }
+    }
     for seat in [Seat::First, Seat::Second] {
         let bot = &settings.bots[seat_bots[seat.index()]];
         let commands = bot.startup.iter().cloned().chain(referee.setup_commands());
         for command in commands {
-            match engines[seat.index()]
-                .send(&command, settings.start_timeout)
-                .await
+            let engine = &mut engines[seat.index()];
+            if let Err(fault) = send(engine, seat, &command, settings.start_timeout, "error").await
             {
-                Ok(Ok(_)) => {}
-                Ok(Err(message)) => {
-                    return Ending::Failed(Fault {
-                        seat,
-                        kind: "error",
-                        detail: format!("'{command}' failed: {message}"),
-                    });
-                }
-                Err(error) => return Ending::Failed(Fault::of(seat, error)),
+                return Ending::Failed(fault);
             }
         }
     }
+    let mut warnings: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let noted = |warnings: &[Vec<String>; 2], reason: &str| -> String {
+        let all: Vec<String> = warnings.iter().flatten().cloned().collect();
+        if all.is_empty() {
+            reason.to_owned()
+        } else {
+            format!("{reason} (warnings: {})", all.join("; "))
+        }
+    };
     loop {
+        for command in referee.interlude() {
+            for seat in [Seat::First, Seat::Second] {
+                let engine = &mut engines[seat.index()];
+                if let Err(fault) =
+                    send(engine, seat, &command, settings.start_timeout, "error").await
+                {
+                    return Ending::Failed(fault);
+                }
+            }
+        }
         if let Some(outcome) = referee.natural_end() {
             return Ending::Finished {
                 outcome,
-                reason: "score".to_owned(),
+                reason: noted(&warnings, "score"),
             };
         }
         if referee.moves_played() >= settings.max_moves {
             return Ending::Finished {
                 outcome: referee.adjudicate(),
-                reason: "move cap".to_owned(),
+                reason: noted(&warnings, "move cap"),
             };
         }
         let seat = referee.seat_to_move();
         let request = referee.move_request(seat);
-        let answer = match engines[seat.index()]
-            .send(&request, settings.move_timeout)
-            .await
-        {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(message)) => {
-                return Ending::Failed(Fault {
-                    seat,
-                    kind: "error",
-                    detail: format!("'{request}' failed: {message}"),
-                });
-            }
-            Err(error) => return Ending::Failed(Fault::of(seat, error)),
+        let engine = &mut engines[seat.index()];
+        let answer = match send(engine, seat, &request, settings.move_timeout, "error").await {
+            Ok(answer) => answer,
+            Err(fault) => return Ending::Failed(fault),
         };
         let forward = match referee.apply(seat, &answer) {
             Ok(Turn::Played { forward }) => forward,
             Ok(Turn::Resigned) => {
                 return Ending::Finished {
                     outcome: referee.loss_of(seat, LossKind::Resignation),
-                    reason: "resignation".to_owned(),
+                    reason: noted(&warnings, "resignation"),
                 };
             }
             Err(illegal) => {
-                return Ending::Illegal {
-                    seat,
-                    detail: illegal.to_string(),
-                };
+                let name = &settings.bots[seat_bots[seat.index()]].name;
+                let list = &mut warnings[seat.index()];
+                list.push(format!("{} to {name}: {illegal}", ordinal(list.len() + 1)));
+                if settings.illegal == IllegalPolicy::Forfeit || list.len() >= WARNINGS_TO_LOSE {
+                    let detail = if settings.illegal == IllegalPolicy::Forfeit {
+                        illegal.to_string()
+                    } else {
+                        format!("third warning: {}", list.join("; "))
+                    };
+                    return Ending::Illegal { seat, detail };
+                }
+                // A warning: the engine takes its move back and is asked again.
+                let engine = &mut engines[seat.index()];
+                if let Err(fault) =
+                    send(engine, seat, "undo", settings.move_timeout, "rejected").await
+                {
+                    return Ending::Failed(fault);
+                }
+                continue;
             }
         };
         let other = seat.other();
-        match engines[other.index()]
-            .send(&forward, settings.move_timeout)
-            .await
-        {
+        let engine = &mut engines[other.index()];
+        match engine.send(&forward, settings.move_timeout).await {
             Ok(Ok(_)) => {}
             Ok(Err(message)) => {
                 return Ending::Failed(Fault {
@@ -587,6 +847,14 @@ async fn conduct(
             }
             Err(error) => return Ending::Failed(Fault::of(other, error)),
         }
+    }
+}
+
+fn ordinal(n: usize) -> &'static str {
+    match n {
+        1 => "first warning",
+        2 => "second warning",
+        _ => "third warning",
     }
 }
 

@@ -1,11 +1,15 @@
 //! The arena: bot definitions, a GTP controller with a timeout on every read,
 //! `hamle regress` (GNU Go's `.tst` suites) and `hamle match` (bot against bot, refereed
-//! by our own rules library, with durable, resumable results).
+//! by our own rules library, with durable, resumable results, SPRT), `hamle ladder` (round
+//! robin or gauntlet, maximum-likelihood Elo and a crosstable).
 
 pub mod bots;
 pub mod cli;
 pub mod gtp;
+pub mod ladder;
 pub mod match_play;
+pub mod rating;
 pub mod referee;
 pub mod regress;
+pub mod sprt;
 pub mod store;

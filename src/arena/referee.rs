@@ -13,7 +13,8 @@ use crate::go::rules::RuleSet;
 use crate::go::sgf::GoRecord;
 use crate::go::vertex::MoveVertex;
 
-/// The two seats of a game: `First` moves first (Go's Black).
+/// The two seats of a game: `First` moves first (Go's and Abalone's Black, Kulami's
+/// Black); in Mangala `First` is South, and the draw decides who starts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Seat {
     First,
@@ -72,6 +73,11 @@ pub struct Outcome {
 pub trait Referee: Send {
     /// Commands both engines get before the first move (board size, komi, …).
     fn setup_commands(&self) -> Vec<String>;
+    /// Commands both engines get before the next move request, asked before every move
+    /// (Mangala: the next set's start once a set of the match is over). Default: none.
+    fn interlude(&mut self) -> Vec<String> {
+        Vec::new()
+    }
     fn seat_to_move(&self) -> Seat;
     /// The command that asks `seat`'s engine for its move.
     fn move_request(&self, seat: Seat) -> String;

@@ -250,6 +250,44 @@ fn read_settings(text: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// Checks that `path` (in `dir`) holds `settings`, naming each difference.
+pub fn check_settings(
+    dir: &Path,
+    path: &Path,
+    settings: &[(String, String)],
+) -> Result<(), StoreError> {
+    if !path.is_file() {
+        return Err(StoreError::NothingToResume {
+            dir: dir.to_owned(),
+        });
+    }
+    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let old = read_settings(&text);
+    let new = read_settings(&settings_text(settings));
+    let mut differences = Vec::new();
+    for key in old
+        .keys()
+        .chain(new.keys().filter(|k| !old.contains_key(*k)))
+    {
+        let (was, now) = (old.get(key), new.get(key));
+        if was != now {
+            differences.push(format!(
+                "{key} was '{}', now '{}'",
+                was.map_or("", String::as_str),
+                now.map_or("", String::as_str)
+            ));
+        }
+    }
+    if differences.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::SettingsDiffer {
+            path: path.to_owned(),
+            differences,
+        })
+    }
+}
+
 /// An open match folder.
 pub struct ResultStore {
     dir: PathBuf,
@@ -267,34 +305,7 @@ impl ResultStore {
         let settings_path = dir.join(SETTINGS_FILE);
         let results_path = dir.join(RESULTS_FILE);
         let finished = if resume {
-            if !settings_path.is_file() {
-                return Err(StoreError::NothingToResume {
-                    dir: dir.to_owned(),
-                });
-            }
-            let text = fs::read_to_string(&settings_path).map_err(io_error(&settings_path))?;
-            let old = read_settings(&text);
-            let new = read_settings(&settings_text(settings));
-            let mut differences = Vec::new();
-            for key in old
-                .keys()
-                .chain(new.keys().filter(|k| !old.contains_key(*k)))
-            {
-                let (was, now) = (old.get(key), new.get(key));
-                if was != now {
-                    differences.push(format!(
-                        "{key} was '{}', now '{}'",
-                        was.map_or("", String::as_str),
-                        now.map_or("", String::as_str)
-                    ));
-                }
-            }
-            if !differences.is_empty() {
-                return Err(StoreError::SettingsDiffer {
-                    path: settings_path,
-                    differences,
-                });
-            }
+            check_settings(dir, &settings_path, settings)?;
             read_results(&results_path)?
         } else {
             if settings_path.exists() || results_path.exists() {

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod layout;
 pub mod player;
 pub mod position;
+pub mod referee;
 pub mod rules;
 pub mod score;
 

@@ -9,6 +9,7 @@ pub mod draw;
 pub mod engine;
 pub mod game;
 pub mod notation;
+pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod set_match;

@@ -1,0 +1,298 @@
+//! Kulami refereed by our rules for the arena: [`KulamiReferee`] implements the arena's
+//! [`Referee`] and writes a text record holding the layout, which [`replay_record`] reads
+//! back and replays under the rules.
+//!
+//! The record (`games/0001.txt`):
+//!
+//! ```text
+//! [Game "Kulami"]
+//! [Black "hamle-kulami-weak"]
+//! [Red "hamle-kulami-strong"]
+//! [Layout "AABBCCDD/EEBBFFFG/EEHHFFFG/EEHHIIIJ/KKHHIIIJ/KKLMNNNJ/OOLMPPQQ/OOLMPPQQ"]
+//! [Scoring "tournament"]
+//! [RowBonus "length"]
+//! [Result "B+5"]
+//! [Score "B+5 (black 38: rows 5, area 12, tiles 21; red 33: rows 0, area 11, tiles 22)"]
+//! [Comment "hamle match game 1 (pair 1), seed …"]
+//!
+//! 1. D5 E5
+//! 2. H5 C5
+//! B+5
+//! ```
+
+use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
+
+use super::cell::Cell;
+use super::layout::Layout;
+use super::rules::{Color, Game};
+use super::score::{RowBonus, Scoring, score};
+
+/// An arena game of Kulami: the first seat plays Black.
+#[derive(Clone, Debug)]
+pub struct KulamiReferee {
+    game: Game,
+    scoring: Scoring,
+    moves: Vec<Cell>,
+}
+
+impl KulamiReferee {
+    pub fn new(layout: Layout, scoring: Scoring) -> KulamiReferee {
+        KulamiReferee {
+            game: Game::new(layout),
+            scoring,
+            moves: Vec::new(),
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn moves(&self) -> &[Cell] {
+        &self.moves
+    }
+
+    fn color(seat: Seat) -> Color {
+        match seat {
+            Seat::First => Color::Black,
+            Seat::Second => Color::Red,
+        }
+    }
+
+    fn seat(color: Color) -> Seat {
+        match color {
+            Color::Black => Seat::First,
+            Color::Red => Seat::Second,
+        }
+    }
+
+    fn counted(&self) -> Outcome {
+        let score = score(self.game.layout(), self.game.position(), self.scoring);
+        let winner = match score.margin() {
+            0 => None,
+            m if m > 0 => Some(Seat::First),
+            _ => Some(Seat::Second),
+        };
+        Outcome {
+            winner,
+            result: score.result(),
+        }
+    }
+}
+
+fn scoring_words(scoring: Scoring) -> (&'static str, String) {
+    (
+        if scoring.tiles_only {
+            "standard"
+        } else {
+            "tournament"
+        },
+        scoring.row_bonus.to_string(),
+    )
+}
+
+impl Referee for KulamiReferee {
+    fn setup_commands(&self) -> Vec<String> {
+        vec![format!("kulami-new_game {}", self.game.layout())]
+    }
+
+    fn seat_to_move(&self) -> Seat {
+        KulamiReferee::seat(self.game.to_move())
+    }
+
+    fn move_request(&self, seat: Seat) -> String {
+        format!("genmove {}", KulamiReferee::color(seat))
+    }
+
+    fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
+        let answer = answer.trim();
+        if answer.eq_ignore_ascii_case("resign") {
+            return Ok(Turn::Resigned);
+        }
+        let illegal = |reason: String| IllegalMove {
+            answer: answer.to_owned(),
+            reason,
+        };
+        let color = KulamiReferee::color(seat);
+        let cell: Cell = answer
+            .parse()
+            .map_err(|_| illegal("not a cell (expected e.g. D5)".to_owned()))?;
+        self.game
+            .play(color, cell)
+            .map_err(|reason| illegal(reason.to_string()))?;
+        self.moves.push(cell);
+        Ok(Turn::Played {
+            forward: format!("play {color} {cell}"),
+        })
+    }
+
+    fn natural_end(&self) -> Option<Outcome> {
+        self.game.is_over().then(|| self.counted())
+    }
+
+    fn adjudicate(&self) -> Outcome {
+        self.counted()
+    }
+
+    fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
+        let winner = seat.other();
+        let suffix = match how {
+            LossKind::Resignation => 'R',
+            LossKind::Forfeit => 'F',
+        };
+        Outcome {
+            winner: Some(winner),
+            result: format!("{}+{suffix}", KulamiReferee::color(winner).letter()),
+        }
+    }
+
+    fn moves_played(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+    ) -> (String, &'static str) {
+        let quote = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
+        let (scoring, bonus) = scoring_words(self.scoring);
+        let score = score(self.game.layout(), self.game.position(), self.scoring);
+        let mut text = format!(
+            "[Game \"Kulami\"]\n[Black \"{}\"]\n[Red \"{}\"]\n[Layout \"{}\"]\n[Scoring \"{scoring}\"]\n[RowBonus \"{bonus}\"]\n[Result \"{}\"]\n[Score \"{score}\"]\n[Comment \"{}\"]\n\n",
+            quote(players[0]),
+            quote(players[1]),
+            self.game.layout(),
+            quote(result.unwrap_or("*")),
+            quote(comment)
+        );
+        for (number, pair) in self.moves.chunks(2).enumerate() {
+            let pair: Vec<String> = pair.iter().map(Cell::to_string).collect();
+            text.push_str(&format!("{}. {}\n", number + 1, pair.join(" ")));
+        }
+        text.push_str(result.unwrap_or("*"));
+        text.push('\n');
+        (text, "txt")
+    }
+}
+
+/// The tags of a text record (`[Key "value"]` lines), in order.
+pub fn record_tags(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix('[')?.strip_suffix("\"]"))
+        .filter_map(|inner| {
+            let (key, value) = inner.split_once(" \"")?;
+            Some((
+                key.to_owned(),
+                value.replace("\\\"", "\"").replace("\\\\", "\\"),
+            ))
+        })
+        .collect()
+}
+
+/// A replayed record: the referee after the last move, and the `Result` tag.
+pub struct Replayed {
+    pub referee: KulamiReferee,
+    pub result: String,
+}
+
+/// Reads a record written by [`KulamiReferee`] and replays every move under the rules;
+/// fails naming the first problem (a bad tag, an illegal move).
+pub fn replay_record(text: &str) -> Result<Replayed, String> {
+    let tags = record_tags(text);
+    let tag = |key: &str| {
+        tags.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| format!("tag {key} is missing"))
+    };
+    if tag("Game")? != "Kulami" {
+        return Err("not a Kulami record".to_owned());
+    }
+    let layout: Layout = tag("Layout")?
+        .parse()
+        .map_err(|error| format!("bad layout: {error}"))?;
+    let scoring = Scoring {
+        tiles_only: tag("Scoring")? == "standard",
+        row_bonus: tag("RowBonus")?.parse::<RowBonus>()?,
+    };
+    let mut referee = KulamiReferee::new(layout, scoring);
+    for line in text.lines().filter(|l| !l.starts_with('[')) {
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else { continue };
+        if !first.ends_with('.') {
+            continue; // the result line
+        }
+        for cell in words {
+            let seat = referee.seat_to_move();
+            referee
+                .apply(seat, cell)
+                .map_err(|illegal| format!("move {}: {illegal}", referee.moves.len() + 1))?;
+        }
+    }
+    Ok(Replayed {
+        referee,
+        result: tag("Result")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judges_moves_scores_and_records_the_layout() {
+        let mut referee = KulamiReferee::new(Layout::standard(), Scoring::default());
+        assert_eq!(
+            referee.setup_commands(),
+            [format!("kulami-new_game {}", Layout::standard())]
+        );
+        assert_eq!(referee.move_request(Seat::First), "genmove black");
+        assert_eq!(
+            referee.apply(Seat::First, "d5"),
+            Ok(Turn::Played {
+                forward: "play black D5".into()
+            })
+        );
+        // C5 is on tile H, which holds black's marker.
+        assert!(referee.apply(Seat::Second, "c5").is_err());
+        assert!(referee.apply(Seat::Second, "pass").is_err());
+        assert!(
+            referee.apply(Seat::First, "e5").is_err(),
+            "not black's turn"
+        );
+        assert_eq!(referee.move_request(Seat::Second), "genmove red");
+        assert!(referee.apply(Seat::Second, "E5").is_ok());
+        assert_eq!(referee.moves_played(), 2);
+        assert_eq!(
+            referee.loss_of(Seat::Second, LossKind::Forfeit).result,
+            "B+F"
+        );
+        assert!(referee.natural_end().is_none());
+        let (record, extension) = referee.record(Some("R+F"), ["a", "b"], "seed 1");
+        assert_eq!(extension, "txt");
+        assert!(record.contains("[Layout \"AABBCCDD/"), "{record}");
+        assert!(record.contains("\n1. D5 E5\nR+F\n"), "{record}");
+        let replayed = replay_record(&record).expect("replays");
+        assert_eq!(replayed.referee.moves(), referee.moves());
+        assert_eq!(replayed.result, "R+F");
+        let broken = record.replace("1. D5 E5", "1. D5 C5");
+        assert!(replay_record(&broken).is_err());
+    }
+
+    #[test]
+    fn a_played_out_game_ends_and_replays_to_its_score() {
+        let layout = Layout::random(3);
+        let mut referee = KulamiReferee::new(layout, Scoring::default());
+        while referee.natural_end().is_none() {
+            let cell = referee.game().legal_moves()[0];
+            let seat = referee.seat_to_move();
+            referee.apply(seat, &cell.to_string()).expect("legal");
+        }
+        let end = referee.natural_end().expect("over");
+        let (record, _) = referee.record(Some(&end.result), ["a", "b"], "");
+        let replayed = replay_record(&record).expect("replays");
+        assert_eq!(replayed.referee.natural_end(), Some(end));
+    }
+}

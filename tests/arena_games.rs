@@ -1,0 +1,425 @@
+//! `hamle match` for Abalone, Kulami and Mangala: short real matches between our engines at
+//! tiny budgets. Every game finishes, results add up, every record replays legally under
+//! our rules to the result it states, pairs share their layout or draw, the same seed
+//! gives the same games, and mixing games is refused.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hamle::arena::store::{GameResult, Winner, read_results};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-games-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
+    dir
+}
+
+fn bot(dir: &Path, name: &str, game: &str, command: &[&str]) {
+    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+    let text = format!(
+        "name = \"{name}\"\ngame = \"{game}\"\ncommand = [{}]\nseed_arg = \"--seed\"\n",
+        command.join(", ")
+    );
+    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+}
+
+fn broken(dir: &Path, name: &str, game: &str, mode: &str, k: u32, engine: &[&str]) {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
+    let mut command = vec![
+        "python3".to_owned(),
+        fixture.display().to_string(),
+        mode.to_owned(),
+        k.to_string(),
+        "--".to_owned(),
+        HAMLE.to_owned(),
+    ];
+    command.extend(engine.iter().map(|w| (*w).to_owned()));
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    bot(dir, name, game, &words);
+}
+
+fn hamle_match(dir: &Path, args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg("match")
+        .arg("--bots")
+        .arg(dir.join("bots"))
+        .args(args)
+        .output()
+        .expect("run hamle match")
+}
+
+fn ok(output: &Output) {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn sorted_results(out: &Path) -> Vec<GameResult> {
+    let mut results = read_results(&out.join("results.tsv")).expect("results");
+    results.sort_by_key(|r| r.game);
+    results
+}
+
+fn record(out: &Path, result: &GameResult) -> String {
+    std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
+}
+
+fn tag(record: &str, key: &str) -> String {
+    hamle::kulami::referee::record_tags(record)
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+        .unwrap_or_default()
+}
+
+/// Checks what every game of any match must satisfy; returns the results.
+fn check_match(out: &Path, games: usize, bots: [&str; 2]) -> Vec<GameResult> {
+    let results = sorted_results(out);
+    assert_eq!(results.len(), games, "every game finished: {results:?}");
+    let mut wins: BTreeMap<String, usize> = BTreeMap::new();
+    let mut draws = 0;
+    for (index, result) in results.iter().enumerate() {
+        assert_eq!(result.game, index);
+        let expected_seats = if index % 2 == 0 {
+            [bots[0], bots[1]]
+        } else {
+            [bots[1], bots[0]]
+        };
+        assert_eq!(
+            [result.first.as_str(), result.second.as_str()],
+            expected_seats
+        );
+        match result.winner {
+            Winner::First | Winner::Second => {
+                let name = result.winner_name().expect("a winner").to_owned();
+                *wins.entry(name).or_default() += 1;
+            }
+            Winner::Draw => draws += 1,
+            Winner::Void => panic!("no void games between our engines: {result:?}"),
+        }
+        let text = record(out, result);
+        assert!(
+            text.contains(&format!("seed {}", result.seed)),
+            "the seed is in the record"
+        );
+        assert_eq!(tag(&text, "Result"), result.result);
+    }
+    assert_eq!(wins.values().sum::<usize>() + draws, games, "results sum");
+    let pgn = std::fs::read_to_string(out.join("results.pgn")).expect("pgn");
+    assert_eq!(pgn.matches("[Result ").count(), games);
+    results
+}
+
+fn same_games(a: &Path, b: &Path) {
+    let (ra, rb) = (sorted_results(a), sorted_results(b));
+    assert_eq!(ra, rb, "same seed, same results");
+    for result in &ra {
+        assert_eq!(record(a, result), record(b, result), "{}", result.record);
+    }
+}
+
+#[test]
+fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
+    let dir = scratch("kulami");
+    bot(
+        &dir,
+        "k-a",
+        "kulami",
+        &["hamle", "kulami", "--nodes", "300"],
+    );
+    bot(
+        &dir,
+        "k-b",
+        "kulami",
+        &["hamle", "kulami", "--nodes", "1500"],
+    );
+    let runs: Vec<PathBuf> = ["one", "two"].iter().map(|n| dir.join(n)).collect();
+    for out in &runs {
+        let args = [
+            "k-a",
+            "k-b",
+            "--pairs",
+            "3",
+            "--seed",
+            "21",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ];
+        ok(&hamle_match(&dir, &args));
+    }
+    let results = check_match(&runs[0], 6, ["k-a", "k-b"]);
+    same_games(&runs[0], &runs[1]);
+    let mut layouts = Vec::new();
+    for result in &results {
+        let text = record(&runs[0], result);
+        let replayed = hamle::kulami::referee::replay_record(&text).expect("replays legally");
+        assert_eq!(replayed.result, result.result);
+        assert_eq!(replayed.referee.moves().len(), result.moves);
+        assert_eq!(result.reason, "score", "{result:?}");
+        use hamle::arena::referee::Referee;
+        let end = replayed.referee.natural_end().expect("the game is over");
+        assert_eq!(end.result, result.result);
+        layouts.push(tag(&text, "Layout"));
+    }
+    for pair in layouts.chunks(2) {
+        assert_eq!(pair[0], pair[1], "one layout a pair");
+    }
+    assert_ne!(layouts[0], layouts[2], "pairs draw their own layouts");
+    assert_ne!(layouts[2], layouts[4]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
+    let dir = scratch("mangala");
+    let engine = |nodes: &'static str| {
+        [
+            "hamle",
+            "mangala",
+            "--nodes",
+            nodes,
+            "--table-bits",
+            "12",
+            "--db-stones",
+            "0",
+        ]
+    };
+    bot(&dir, "m-a", "mangala", &engine("200"));
+    bot(&dir, "m-b", "mangala", &engine("3000"));
+    let runs: Vec<PathBuf> = ["one", "two"].iter().map(|n| dir.join(n)).collect();
+    for out in &runs {
+        let args = [
+            "m-a",
+            "m-b",
+            "--pairs",
+            "2",
+            "--seed",
+            "8",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ];
+        ok(&hamle_match(&dir, &args));
+    }
+    let results = check_match(&runs[0], 4, ["m-a", "m-b"]);
+    same_games(&runs[0], &runs[1]);
+    let mut draws = Vec::new();
+    for result in &results {
+        let text = record(&runs[0], result);
+        let replayed = hamle::mangala::referee::replay_record(&text).expect("replays legally");
+        assert_eq!(replayed.result, result.result);
+        assert_eq!(replayed.referee.sets().len(), 5, "five sets");
+        use hamle::arena::referee::Referee;
+        let end = replayed.referee.natural_end().expect("the match is over");
+        assert_eq!(end.result, result.result);
+        let (south, north) = result.result.split_once('-').expect("points");
+        let total: f64 =
+            south.parse::<f64>().expect("south") + north.parse::<f64>().expect("north");
+        assert_eq!(total, 5.0, "five sets of one point: {}", result.result);
+        draws.push(tag(&text, "Draw"));
+    }
+    for pair in draws.chunks(2) {
+        assert_eq!(pair[0], pair[1], "one draw a pair");
+    }
+    // One-set games keep the set's notation.
+    let single = dir.join("single");
+    ok(&hamle_match(
+        &dir,
+        &[
+            "m-a",
+            "m-b",
+            "--games",
+            "2",
+            "--sets",
+            "1",
+            "--quiet",
+            "--out",
+            single.to_str().expect("utf-8"),
+        ],
+    ));
+    for result in check_match(&single, 2, ["m-a", "m-b"]) {
+        assert!(
+            result.result == "0"
+                || result.result.starts_with("S+")
+                || result.result.starts_with("N+"),
+            "{result:?}"
+        );
+        let text = record(&single, &result);
+        let replayed = hamle::mangala::referee::replay_record(&text).expect("replays");
+        assert_eq!(replayed.referee.sets().len(), 1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn abalone_matches_replay_and_repeat() {
+    let dir = scratch("abalone");
+    bot(
+        &dir,
+        "a-a",
+        "abalone",
+        &["hamle", "abalone", "--nodes", "300"],
+    );
+    bot(
+        &dir,
+        "a-b",
+        "abalone",
+        &["hamle", "abalone", "--nodes", "600"],
+    );
+    let runs: Vec<PathBuf> = ["one", "two"].iter().map(|n| dir.join(n)).collect();
+    for out in &runs {
+        let args = [
+            "a-a",
+            "a-b",
+            "--pairs",
+            "1",
+            "--seed",
+            "4",
+            "--max-moves",
+            "60",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ];
+        ok(&hamle_match(&dir, &args));
+    }
+    let results = check_match(&runs[0], 2, ["a-a", "a-b"]);
+    same_games(&runs[0], &runs[1]);
+    for result in &results {
+        let text = record(&runs[0], result);
+        let (replayed, stated) =
+            hamle::abalone::referee::replay_record(&text).expect("replays legally");
+        assert_eq!(stated, result.result);
+        use hamle::arena::referee::Referee;
+        assert_eq!(replayed.moves_played(), result.moves);
+        assert!(result.moves <= 60, "the cap holds: {result:?}");
+        match result.reason.as_str() {
+            "move cap" => {
+                assert_eq!(result.moves, 60);
+                assert_eq!(replayed.adjudicate().result, result.result);
+            }
+            "score" => assert_eq!(
+                replayed.natural_end().map(|end| end.result),
+                Some(result.result.clone())
+            ),
+            other => panic!("unexpected end: {other}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn kulami_warnings_policy() {
+    let dir = scratch("warn");
+    let engine = ["kulami", "--nodes", "300"];
+    bot(
+        &dir,
+        "good",
+        "kulami",
+        &["hamle", "kulami", "--nodes", "300"],
+    );
+    broken(&dir, "once", "kulami", "illegal-once", 3, &engine);
+    broken(&dir, "always", "kulami", "illegal-from", 3, &engine);
+    let run = |opponent: &str, policy: &str| -> Vec<GameResult> {
+        let out = dir.join(format!("{opponent}-{policy}"));
+        ok(&hamle_match(
+            &dir,
+            &[
+                "good",
+                opponent,
+                "--games",
+                "2",
+                "--layout",
+                "default",
+                "--illegal",
+                policy,
+                "--quiet",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        ));
+        sorted_results(&out)
+    };
+    for result in run("once", "forfeit") {
+        assert!(
+            result.reason.starts_with("illegal move by once"),
+            "{result:?}"
+        );
+        assert_eq!(result.winner_name(), Some("good"));
+    }
+    for result in run("once", "warn3") {
+        assert!(
+            result
+                .reason
+                .starts_with("score (warnings: first warning to once"),
+            "{result:?}"
+        );
+        assert!(result.moves > 20, "{result:?}");
+    }
+    for result in run("always", "warn3") {
+        assert!(
+            result
+                .reason
+                .starts_with("illegal move by always: third warning"),
+            "{result:?}"
+        );
+        assert_eq!(result.winner_name(), Some("good"));
+        assert!(result.result.ends_with("+F"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mixed_or_unknown_games_are_refused() {
+    let dir = scratch("mixed");
+    bot(&dir, "k", "kulami", &["hamle", "kulami"]);
+    bot(&dir, "m", "mangala", &["hamle", "mangala"]);
+    let out = dir.join("out");
+    let mixed = hamle_match(&dir, &["k", "m", "--out", out.to_str().expect("utf-8")]);
+    assert_eq!(mixed.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&mixed.stderr);
+    assert!(
+        message.contains("bots of different games") && message.contains("m plays mangala"),
+        "{message}"
+    );
+    let forced = hamle_match(
+        &dir,
+        &[
+            "k",
+            "k",
+            "--game",
+            "go",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    );
+    let message = String::from_utf8_lossy(&forced.stderr);
+    assert!(message.contains("k is not go"), "{message}");
+    let unknown = hamle_match(
+        &dir,
+        &[
+            "k",
+            "k",
+            "--game",
+            "chess",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    );
+    let message = String::from_utf8_lossy(&unknown.stderr);
+    assert!(message.contains("unknown game 'chess'"), "{message}");
+    assert!(!out.exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,322 @@
+//! `hamle ladder` and `hamle match --sprt` end to end, with Kulami engines at tiny node
+//! budgets (instant, deterministic).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-ladder-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
+    for (name, nodes) in [("k100", 100), ("k500", 500), ("k3000", 3000)] {
+        let text = format!(
+            "name = \"{name}\"\ngame = \"kulami\"\ncommand = [\"hamle\", \"kulami\", \"--nodes\", \"{nodes}\"]\n"
+        );
+        std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+    }
+    dir
+}
+
+fn hamle(dir: &Path, command: &str, args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg(command)
+        .arg("--bots")
+        .arg(dir.join("bots"))
+        .args(args)
+        .output()
+        .expect("run hamle")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The rating list's rows: (name, elo, games, points).
+fn rows(ratings: &str) -> Vec<(String, f64, f64, f64)> {
+    ratings
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.starts_with('('))
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let number = |i: usize| {
+                words[i]
+                    .trim_end_matches('%')
+                    .parse::<f64>()
+                    .expect("number")
+            };
+            (words[1].to_owned(), number(2), number(4), number(5))
+        })
+        .collect()
+}
+
+#[test]
+fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
+    let dir = scratch("rr");
+    let whole = dir.join("whole");
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "k100", "k500", "k3000", "--pairs", "2", "--seed", "5", "--quiet", "--out",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain([out.display().to_string()])
+        .collect()
+    };
+    let words = args(&whole);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let text = stdout(&hamle(&dir, "ladder", &words));
+    assert!(text.contains("crosstable"), "{text}");
+    let ratings = read(&whole.join("ratings.txt"));
+    let table = rows(&ratings);
+    assert_eq!(table.len(), 3, "{ratings}");
+    // Three pairings of four games: each bot plays 8, and the points add up to the games.
+    for (name, _, games, _) in &table {
+        assert_eq!(*games, 8.0, "{name}: {ratings}");
+    }
+    let points: f64 = table.iter().map(|row| row.3).sum();
+    assert_eq!(points, 12.0, "{ratings}");
+    let mean: f64 = table.iter().map(|row| row.1).sum::<f64>() / 3.0;
+    assert!(mean.abs() < 1.5, "the mean is 0 (rounded): {ratings}");
+    let pgn = read(&whole.join("results.pgn"));
+    assert_eq!(pgn.matches("[Result ").count(), 12);
+    let pairings: Vec<_> = std::fs::read_dir(whole.join("pairings"))
+        .expect("pairings")
+        .collect();
+    assert_eq!(pairings.len(), 3);
+
+    // An interrupted copy: the last pairing lost its last two games; --resume plays them
+    // again and ends with the same table.
+    let copy = dir.join("copy");
+    let words = args(&copy);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    stdout(&hamle(&dir, "ladder", &words));
+    let last = copy.join("pairings/03-k500-vs-k3000/results.tsv");
+    let kept: Vec<String> = read(&last)
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&last, kept.concat()).expect("truncate");
+    let mut resumed = words.clone();
+    resumed.push("--resume");
+    stdout(&hamle(&dir, "ladder", &resumed));
+    assert_eq!(read(&copy.join("ratings.txt")), ratings);
+    assert_eq!(read(&copy.join("results.pgn")), pgn);
+
+    // Resuming with other settings is refused, naming the difference.
+    let mut other: Vec<&str> = resumed.clone();
+    other[4] = "3";
+    let refused = hamle(&dir, "ladder", &other);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("games was '4', now '6'"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gauntlet_with_an_anchor_and_bad_input() {
+    let dir = scratch("gauntlet");
+    let out = dir.join("out");
+    let text = stdout(&hamle(
+        &dir,
+        "ladder",
+        &[
+            "k3000",
+            "k100",
+            "k500",
+            "--format",
+            "gauntlet",
+            "--anchor",
+            "k100",
+            "--pairs",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    assert!(text.contains("(Elo relative to k100, held at 0)"), "{text}");
+    let table = rows(&read(&out.join("ratings.txt")));
+    let games = |name: &str| table.iter().find(|r| r.0 == name).expect("rated").2;
+    assert_eq!(games("k3000"), 8.0);
+    assert_eq!(
+        (games("k100"), games("k500")),
+        (4.0, 4.0),
+        "no k100-k500 games"
+    );
+    let anchor = table.iter().find(|r| r.0 == "k100").expect("rated");
+    assert_eq!(anchor.1, 0.0);
+
+    std::fs::write(
+        dir.join("bots/m.toml"),
+        "name = \"m\"\ngame = \"mangala\"\ncommand = [\"hamle\", \"mangala\"]\n",
+    )
+    .expect("write");
+    let mixed = hamle(
+        &dir,
+        "ladder",
+        &[
+            "k100",
+            "k500",
+            "m",
+            "--out",
+            dir.join("o2").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(mixed.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&mixed.stderr);
+    assert!(message.contains("bots of different games"), "{message}");
+    let anchor = hamle(
+        &dir,
+        "ladder",
+        &[
+            "k100",
+            "k500",
+            "--anchor",
+            "nobody",
+            "--out",
+            dir.join("o3").to_str().expect("utf-8"),
+        ],
+    );
+    assert!(String::from_utf8_lossy(&anchor.stderr).contains("--anchor 'nobody'"));
+    assert!(!dir.join("o2").exists() && !dir.join("o3").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn swiss_rounds_pair_by_score_without_rematches() {
+    let dir = scratch("swiss");
+    std::fs::write(
+        dir.join("bots/k200.toml"),
+        "name = \"k200\"\ngame = \"kulami\"\ncommand = [\"hamle\", \"kulami\", \"--nodes\", \"200\"]\n",
+    )
+    .expect("write");
+    let out = dir.join("out");
+    let args = [
+        "k100",
+        "k200",
+        "k500",
+        "k3000",
+        "--format",
+        "swiss",
+        "--rounds",
+        "2",
+        "--pairs",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    stdout(&hamle(&dir, "ladder", &args));
+    let mut folders: Vec<String> = std::fs::read_dir(out.join("pairings"))
+        .expect("pairings")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    assert_eq!(folders.len(), 4, "{folders:?}");
+    // Round 1 pairs the starting order: 1-2, 3-4.
+    assert_eq!(folders[0], "01-k100-vs-k200");
+    assert_eq!(folders[1], "02-k500-vs-k3000");
+    let meetings: std::collections::BTreeSet<Vec<String>> = folders
+        .iter()
+        .map(|f| {
+            let mut pair: Vec<String> = f[3..].split("-vs-").map(str::to_owned).collect();
+            pair.sort();
+            pair
+        })
+        .collect();
+    assert_eq!(meetings.len(), 4, "no rematch: {folders:?}");
+    let ratings = read(&out.join("ratings.txt"));
+    assert_eq!(rows(&ratings).len(), 4, "{ratings}");
+    // Resuming the finished ladder changes nothing.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    stdout(&hamle(&dir, "ladder", &resumed));
+    assert_eq!(read(&out.join("ratings.txt")), ratings);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_the_match_with_the_same_verdict_at_any_concurrency() {
+    let dir = scratch("sprt");
+    let mut lines = Vec::new();
+    for concurrency in ["1", "3"] {
+        let out = dir.join(format!("c{concurrency}"));
+        let text = stdout(&hamle(
+            &dir,
+            "match",
+            &[
+                "k3000",
+                "k100",
+                "--pairs",
+                "40",
+                "--sprt",
+                "elo0=0,elo1=100,alpha=0.1,beta=0.1",
+                "--concurrency",
+                concurrency,
+                "--quiet",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        ));
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("SPRT "))
+            .unwrap_or_else(|| panic!("no SPRT line: {text}"))
+            .to_owned();
+        assert!(line.contains("H1 accepted"), "{line}");
+        let games = read(&out.join("results.tsv")).lines().count();
+        assert!(games < 80, "stopped early: {games} games");
+        // Resuming a decided match plays nothing more.
+        let again = stdout(&hamle(
+            &dir,
+            "match",
+            &[
+                "k3000",
+                "k100",
+                "--pairs",
+                "40",
+                "--sprt",
+                "elo0=0,elo1=100,alpha=0.1,beta=0.1",
+                "--concurrency",
+                concurrency,
+                "--quiet",
+                "--resume",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        ));
+        assert!(again.contains(&line), "{again}");
+        assert_eq!(read(&out.join("results.tsv")).lines().count(), games);
+        lines.push(line);
+    }
+    assert_eq!(lines[0], lines[1]);
+    let bad = hamle(
+        &dir,
+        "match",
+        &[
+            "k3000",
+            "k100",
+            "--sprt",
+            "elo0=5,elo1=0",
+            "--out",
+            "/nonexistent/x",
+        ],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("elo0 must be below elo1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,6 +2,7 @@
 //! errors, served in-process through the protocol core exactly as stdin/stdout carry them.
 
 use std::io::Cursor;
+use std::time::Duration;
 
 use hamle::abalone::engine::{AbaloneEngine, Settings};
 use hamle::protocol::serve;
@@ -214,7 +215,7 @@ fn genmove_plays_a_legal_move_reproducibly_and_clock_commands_work() {
     assert!(move_re.is_match(&first), "{first}");
     assert_eq!(
         transcript(&["1 time_settings -5 0 0", "2 time_left b x 0", "3 genmove"]),
-        "?1 syntax error: -5 seconds is out of range (0 to 10000000)\n\n\
+        "?1 syntax error: expected a number of seconds, got '-5'\n\n\
          ?2 syntax error: expected a number of seconds, got 'x'\n\n\
          ?3 syntax error: usage: genmove <color>\n\n"
     );
@@ -269,4 +270,65 @@ fn the_length_cap_adjudicates_by_marbles_off() {
         "=1 \n\n=2 \n\n=3 Draw (move cap reached, adjudicated by marbles pushed off; black pushed off 0, white 0)\n\n\
          =4 0\n\n=5 \n\n=6 unknown\n\n"
     );
+}
+
+#[test]
+fn clock_commands_are_accepted_checked_and_bound_the_search() {
+    assert_eq!(
+        transcript(&[
+            "1 time_settings 900 0 0",
+            "2 kgs-time_settings none",
+            "3 kgs-time_settings absolute 900",
+            "4 kgs-time_settings byoyomi 600 30 5",
+            "5 kgs-time_settings canadian 600 300 25",
+            "6 time_left white 800 0",
+            "7 time_left b 20 3",
+            "8 time_left red 10 0",
+            "9 kgs-time_settings absolute",
+            "10 time_settings 900 0 0 0",
+        ]),
+        "=1 \n\n=2 \n\n=3 \n\n=4 \n\n=5 \n\n=6 \n\n=7 \n\n\
+         ?8 syntax error: expected a color (b, black, w or white), got 'red'\n\n\
+         ?9 syntax error: usage: kgs-time_settings none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>\n\n\
+         ?10 syntax error: usage: time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>\n\n"
+    );
+    let listed = transcript(&["list_commands"]);
+    for name in ["time_settings", "time_left", "kgs-time_settings"] {
+        assert!(listed.lines().any(|line| line == name), "{listed}");
+    }
+    // A node budget no search could spend: only the clock (first game) or --movetime
+    // (second, with no clock set) can end the searches.
+    let unbounded = |move_time: Option<Duration>, commands: &[&str]| {
+        session_with(
+            Settings {
+                nodes: u64::MAX,
+                move_time,
+                table_bits: 12,
+                ..Settings::default()
+            },
+            commands,
+        )
+    };
+    let clocked = unbounded(
+        None,
+        &[
+            "kgs-time_settings absolute 900",
+            "time_left b 0.01 0",
+            "all_legal b",
+            "genmove b",
+        ],
+    );
+    let timed = unbounded(
+        Some(Duration::from_millis(50)),
+        &["all_legal b", "genmove b"],
+    );
+    for out in [clocked, timed] {
+        let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+        let [.., legal, played] = answers[..] else {
+            panic!("{out}");
+        };
+        let legal: Vec<&str> = legal.trim_start_matches("= ").split(' ').collect();
+        let mv = played.strip_prefix("= ").expect("genmove answered");
+        assert!(legal.contains(&mv), "{mv} not in {legal:?}");
+    }
 }

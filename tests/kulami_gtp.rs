@@ -226,3 +226,69 @@ fn gogui_sees_the_rules_commands() {
         );
     }
 }
+
+/// The answers of `out`, one per command, without their `=`/`?` and id.
+fn answer_texts(out: &str) -> Vec<String> {
+    out.split("\n\n")
+        .filter(|block| !block.is_empty())
+        .map(|block| block.to_owned())
+        .collect()
+}
+
+#[test]
+fn clock_commands_are_accepted_checked_and_bound_the_search() {
+    assert_eq!(
+        transcript(&[
+            "1 time_settings 1800 0 0",
+            "2 time_settings 600 300 25",
+            "3 kgs-time_settings none",
+            "4 kgs-time_settings absolute 1800",
+            "5 kgs-time_settings byoyomi 600 30 5",
+            "6 kgs-time_settings canadian 600 300 25",
+            "7 time_left black 1500 0",
+            "8 time_left r 12.5 3",
+            "9 time_settings 1800 x 0",
+            "10 time_left purple 10 0",
+            "11 time_left b -1 0",
+            "12 kgs-time_settings sudden 10",
+            "13 kgs-time_settings canadian 600 300 0",
+            "14 time_left b 10",
+        ]),
+        "=1 \n\n=2 \n\n=3 \n\n=4 \n\n=5 \n\n=6 \n\n=7 \n\n=8 \n\n\
+         ?9 syntax error: expected a number of seconds, got 'x'\n\n\
+         ?10 syntax error: expected a color (b, black, r, red, or w, white for red), got 'purple'\n\n\
+         ?11 syntax error: expected a number of seconds, got '-1'\n\n\
+         ?12 syntax error: usage: kgs-time_settings none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>\n\n\
+         ?13 syntax error: canadian byo-yomi needs at least 1 stone a period\n\n\
+         ?14 syntax error: usage: time_left <color> <time> <stones>\n\n"
+    );
+    let listed = transcript(&["list_commands"]);
+    for name in ["time_settings", "time_left", "kgs-time_settings"] {
+        assert!(listed.lines().any(|line| line == name), "{listed}");
+    }
+    // A node budget no search could spend: only the clock can end these searches.
+    let out = session_with(
+        Settings {
+            nodes: u64::MAX,
+            ..Settings::default()
+        },
+        &[
+            "kgs-time_settings absolute 1800",
+            "play b d5",
+            "play r e5",
+            "time_left b 0.01 0",
+            "all_legal b",
+            "genmove b",
+            "time_left red 0 0",
+            "all_legal red",
+            "genmove red",
+        ],
+    );
+    let answers = answer_texts(&out);
+    assert_eq!(answers.len(), 9, "{out}");
+    for (legal, played) in [(&answers[4], &answers[5]), (&answers[7], &answers[8])] {
+        let cell = played.strip_prefix("= ").expect("genmove answered");
+        let legal: Vec<&str> = legal.trim_start_matches("= ").split(' ').collect();
+        assert!(legal.contains(&cell), "{cell} not in {legal:?}");
+    }
+}

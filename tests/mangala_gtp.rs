@@ -241,3 +241,51 @@ fn genmove_plays_a_legal_move_deterministically() {
     assert!(!first.contains('?'), "{first}");
     assert!(first.matches("= ").count() >= 10);
 }
+
+#[test]
+fn clock_commands_are_accepted_checked_and_bound_the_search() {
+    assert_eq!(
+        transcript(&[
+            "1 time_settings 600 0 0",
+            "2 kgs-time_settings none",
+            "3 kgs-time_settings absolute 600",
+            "4 kgs-time_settings byoyomi 300 10 3",
+            "5 kgs-time_settings canadian 300 60 10",
+            "6 time_left south 250 0",
+            "7 time_left n 8 2",
+            "8 time_left white 8 2",
+            "9 time_settings 600 0",
+            "10 time_left east 10 0",
+            "11 time_left s 1e400 0",
+            "12 kgs-time_settings blitz",
+            "13 time_settings 600 0 x",
+        ]),
+        "=1 \n\n=2 \n\n=3 \n\n=4 \n\n=5 \n\n=6 \n\n=7 \n\n=8 \n\n\
+         ?9 syntax error: usage: time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>\n\n\
+         ?10 syntax error: expected a side (south, s, b, black, north, n, w or white), got 'east'\n\n\
+         ?11 syntax error: expected a number of seconds, got '1e400'\n\n\
+         ?12 syntax error: usage: kgs-time_settings none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>\n\n\
+         ?13 syntax error: expected a number of stones, got 'x'\n\n"
+    );
+    let listed = transcript(&["list_commands"]);
+    for name in ["time_settings", "time_left", "kgs-time_settings"] {
+        assert!(listed.lines().any(|line| line == name), "{listed}");
+    }
+    // A node budget no search could spend: only the clock can end the search.
+    let input = format!(
+        "set_position {START_SOUTH}\nkgs-time_settings absolute 600\ntime_left south 0.01 0\n\
+         all_legal south\ngenmove south\n"
+    );
+    let out = session_with(
+        Settings {
+            nodes: u64::MAX,
+            ..settings()
+        },
+        &input,
+    );
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 5, "{out}");
+    let legal: Vec<&str> = answers[3].trim_start_matches("= ").split(' ').collect();
+    let pit = answers[4].strip_prefix("= ").expect("genmove answered");
+    assert!(legal.contains(&pit), "{pit} not in {legal:?}");
+}

@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
-use crate::protocol::{Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session};
+use crate::protocol::{
+    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
+};
 
 use super::board::{Cell, Color};
 use super::eval::Weights;
@@ -46,45 +48,9 @@ impl Default for Settings {
     }
 }
 
-/// GTP's clock as the controller describes it.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Clock {
-    /// Main time, byo-yomi period and stones per period, from `time_settings`.
-    pub main: f64,
-    pub period: f64,
-    pub stones: u32,
-    /// Seconds and stones left for each colour, from `time_left`.
-    pub left: [Option<(f64, u32)>; 2],
-}
-
-impl Clock {
-    /// The time to spend on one move of `color`, `None` for no time limit.
-    pub fn budget(&self, color: Color) -> Option<Duration> {
-        if self.stones == 0 && self.period > 0.0 {
-            return None; // GTP: zero stones with a byo-yomi time means no limit.
-        }
-        let fresh = if self.main > 0.0 || self.stones == 0 {
-            (self.main, 0)
-        } else {
-            (self.period, self.stones)
-        };
-        let (seconds, stones) = self.left[color.index()].unwrap_or(fresh);
-        let share = if stones > 0 {
-            seconds / f64::from(stones)
-        } else {
-            // Main time: a game lasts some 40 more moves of one side; keep the byo-yomi.
-            seconds / 30.0
-                + if self.stones > 0 {
-                    self.period / f64::from(self.stones)
-                } else {
-                    0.0
-                }
-        };
-        Some(Duration::from_secs_f64(
-            (share * 0.85 - 0.05).clamp(0.01, 3600.0),
-        ))
-    }
-}
+/// Moves a side is expected still to make, for the clock: a game lasts some 30 more moves
+/// of one side.
+const MOVES_LEFT: u32 = 30;
 
 /// An Abalone command with its arguments parsed and checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,16 +70,8 @@ pub enum AbaloneCommand {
     FinalScore,
     GetPosition,
     SetPosition(Box<Position>),
-    TimeSettings {
-        main: f64,
-        period: f64,
-        stones: u32,
-    },
-    TimeLeft {
-        color: Color,
-        seconds: f64,
-        stones: u32,
-    },
+    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    Clock(ClockCommand),
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
@@ -123,7 +81,7 @@ pub enum AbaloneCommand {
 }
 
 /// The Abalone commands in `list_commands` order.
-pub const ABALONE_COMMANDS: [&str; 17] = [
+pub const ABALONE_COMMANDS: [&str; 18] = [
     "boardsize",
     "clear_board",
     "komi",
@@ -141,6 +99,7 @@ pub const ABALONE_COMMANDS: [&str; 17] = [
     "abalone-set_position",
     "time_settings",
     "time_left",
+    "kgs-time_settings",
 ];
 
 const COLOR: &str = "a color (b, black, w or white)";
@@ -158,16 +117,6 @@ fn move_arg(command: &Command, index: usize) -> Result<Move, GtpError> {
 
 fn no_args(command: &Command, parsed: AbaloneCommand) -> Result<AbaloneCommand, GtpError> {
     command.expect_args(0, "").map(|()| parsed)
-}
-
-fn seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
-    let value: f64 = command.parse_arg(index, "a number of seconds")?;
-    if !(0.0..=1e7).contains(&value) {
-        return Err(GtpError::syntax(format!(
-            "{value} seconds is out of range (0 to 10000000)"
-        )));
-    }
-    Ok(value)
 }
 
 impl AbaloneCommand {
@@ -234,21 +183,10 @@ impl AbaloneCommand {
                     .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
                 AbaloneCommand::SetPosition(Box::new(position))
             }
-            "time_settings" => {
-                c.expect_args(3, "<main time> <byo-yomi time> <byo-yomi stones>")?;
-                AbaloneCommand::TimeSettings {
-                    main: seconds(c, 0)?,
-                    period: seconds(c, 1)?,
-                    stones: c.parse_arg(2, "a number of stones")?,
-                }
-            }
-            "time_left" => {
-                c.expect_args(3, "<color> <seconds> <stones>")?;
-                AbaloneCommand::TimeLeft {
-                    color: color(c, 0)?,
-                    seconds: seconds(c, 1)?,
-                    stones: c.parse_arg(2, "a number of stones")?,
-                }
+            name if CLOCK_COMMANDS.contains(&name) => {
+                AbaloneCommand::Clock(ClockCommand::parse(c, COLOR, |word| {
+                    word.parse::<Color>().ok().map(Color::index)
+                })?)
             }
             "gogui-rules_game_id" => no_args(c, AbaloneCommand::RulesGameId)?,
             "gogui-rules_board_size" => no_args(c, AbaloneCommand::RulesBoardSize)?,
@@ -270,7 +208,7 @@ pub struct AbaloneEngine {
     settings: Settings,
     game: Game,
     searcher: Searcher,
-    clock: Option<Clock>,
+    clock: Clock,
 }
 
 impl AbaloneEngine {
@@ -281,7 +219,7 @@ impl AbaloneEngine {
             settings,
             game,
             searcher,
-            clock: None,
+            clock: Clock::default(),
         }
     }
 
@@ -356,31 +294,8 @@ impl AbaloneEngine {
                 self.new_game(*position);
                 Ok(String::new())
             }
-            AbaloneCommand::TimeSettings {
-                main,
-                period,
-                stones,
-            } => {
-                self.clock = Some(Clock {
-                    main,
-                    period,
-                    stones,
-                    left: [None, None],
-                });
-                Ok(String::new())
-            }
-            AbaloneCommand::TimeLeft {
-                color,
-                seconds,
-                stones,
-            } => {
-                let clock = self.clock.get_or_insert(Clock {
-                    main: seconds,
-                    period: 0.0,
-                    stones: 0,
-                    left: [None, None],
-                });
-                clock.left[color.index()] = Some((seconds, stones));
+            AbaloneCommand::Clock(command) => {
+                self.clock.apply(command);
                 Ok(String::new())
             }
             AbaloneCommand::RulesGameId => Ok("Abalone".into()),
@@ -416,9 +331,10 @@ impl AbaloneEngine {
     }
 
     fn limits(&self, color: Color) -> Limits {
+        // The clock when one is set, else the fixed time a move from the command line.
         let time = self
             .clock
-            .and_then(|clock| clock.budget(color))
+            .allotment(color.index(), MOVES_LEFT)
             .or(self.settings.move_time);
         let nodes = self.settings.nodes;
         Limits {

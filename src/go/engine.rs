@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use crate::go::analysis::{AnalyzeRequest, Dialect, ownership_for};
 use crate::go::board::Point;
-use crate::go::clock::{Clock, TimeSystem};
 use crate::go::game::{Game, HandicapError, fixed_handicap_vertices};
 use crate::go::player::{
     self, Decision, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult, Snapshot,
@@ -17,7 +16,7 @@ use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
 use crate::go::sgf::GoRecord;
 use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
 use crate::go::{Color, MoveVertex, Vertex};
-use crate::protocol::{Command, Engine, GtpError, Session};
+use crate::protocol::{CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GtpError, Session};
 
 /// Playouts per move when the command line does not say.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
@@ -78,8 +77,8 @@ pub enum GoCommand {
     FixedHandicap(usize),
     PlaceFreeHandicap(usize),
     SetFreeHandicap(Vec<Vertex>),
-    TimeSettings(TimeSystem),
-    TimeLeft(Color, f64, u32),
+    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    Clock(ClockCommand),
     FinalScore,
     FinalStatusList(StoneStatus),
     LoadSgf(PathBuf, Option<usize>),
@@ -142,8 +141,10 @@ pub const GO_COMMANDS: [&str; 37] = [
     "hamle-live_gfx",
 ];
 
+const COLOR: &str = "a color (b, black, w or white)";
+
 fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
-    command.parse_arg(index, "a color (b, black, w or white)")
+    command.parse_arg(index, COLOR)
 }
 
 fn parse_move(command: &Command, index: usize, size: usize) -> Result<MoveVertex, GtpError> {
@@ -162,25 +163,6 @@ fn vertex_error(text: &str, size: usize, error: &ParseVertexError) -> GtpError {
             text.to_ascii_uppercase()
         )),
     }
-}
-
-/// Seconds, as GTP's integers or (leniently) decimals; never negative or infinite.
-fn parse_seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
-    let seconds: f64 = command.parse_arg(index, "a number of seconds")?;
-    // A clock beyond a year is a typo, and would overflow the deadline arithmetic.
-    const MAX_SECONDS: f64 = 366.0 * 24.0 * 3600.0;
-    if seconds.is_finite() && (0.0..=MAX_SECONDS).contains(&seconds) {
-        Ok(seconds)
-    } else {
-        Err(GtpError::syntax(format!(
-            "expected a number of seconds, got '{}'",
-            command.args[index]
-        )))
-    }
-}
-
-fn parse_count(command: &Command, index: usize, what: &str) -> Result<u32, GtpError> {
-    command.parse_arg(index, what)
 }
 
 /// A board size: a number that does not fit any board is `unacceptable size`, not a
@@ -216,43 +198,6 @@ fn parse_stone_count(command: &Command) -> Result<usize, GtpError> {
     } else {
         text.parse().unwrap_or(usize::MAX)
     })
-}
-
-fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
-    const USAGE: &str = "none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>";
-    let system = command.arg(0).map_err(|_| command.usage_error(USAGE))?;
-    match system.to_ascii_lowercase().as_str() {
-        "none" => Ok(TimeSystem::Unlimited),
-        "absolute" => {
-            command.expect_args(2, USAGE)?;
-            Ok(TimeSystem::Absolute {
-                main: parse_seconds(command, 1)?,
-            })
-        }
-        "byoyomi" => {
-            command.expect_args(4, USAGE)?;
-            Ok(TimeSystem::Byoyomi {
-                main: parse_seconds(command, 1)?,
-                period: parse_seconds(command, 2)?,
-                periods: parse_count(command, 3, "a number of periods")?,
-            })
-        }
-        "canadian" => {
-            command.expect_args(4, USAGE)?;
-            let stones = parse_count(command, 3, "a number of stones")?;
-            if stones == 0 {
-                return Err(GtpError::syntax(
-                    "canadian byo-yomi needs at least 1 stone a period",
-                ));
-            }
-            Ok(TimeSystem::Canadian {
-                main: parse_seconds(command, 1)?,
-                period: parse_seconds(command, 2)?,
-                stones,
-            })
-        }
-        _ => Err(command.usage_error(USAGE)),
-    }
 }
 
 impl GoCommand {
@@ -311,22 +256,10 @@ impl GoCommand {
                     .map_err(|_| GtpError::BadVertexList)?;
                 GoCommand::SetFreeHandicap(vertices)
             }
-            "time_settings" => {
-                c.expect_args(3, "<main_time> <byo_yomi_time> <byo_yomi_stones>")?;
-                GoCommand::TimeSettings(TimeSystem::from_gtp(
-                    parse_seconds(c, 0)?,
-                    parse_seconds(c, 1)?,
-                    parse_count(c, 2, "a number of stones")?,
-                ))
-            }
-            "kgs-time_settings" => GoCommand::TimeSettings(parse_time_system(c)?),
-            "time_left" => {
-                c.expect_args(3, "<color> <time> <stones>")?;
-                GoCommand::TimeLeft(
-                    parse_color(c, 0)?,
-                    parse_seconds(c, 1)?,
-                    parse_count(c, 2, "a number of stones")?,
-                )
+            name if CLOCK_COMMANDS.contains(&name) => {
+                GoCommand::Clock(ClockCommand::parse(c, COLOR, |word| {
+                    word.parse::<Color>().ok().map(Color::index)
+                })?)
             }
             "final_score" => no_args(c, GoCommand::FinalScore)?,
             "final_status_list" => {
@@ -582,12 +515,8 @@ impl GoEngine {
                     })?;
                 Ok(String::new())
             }
-            GoCommand::TimeSettings(system) => {
-                self.clock = Clock::new(system);
-                Ok(String::new())
-            }
-            GoCommand::TimeLeft(color, seconds, stones) => {
-                self.clock.set_time_left(color, seconds, stones);
+            GoCommand::Clock(command) => {
+                self.clock.apply(command);
                 Ok(String::new())
             }
             GoCommand::FinalScore => {
@@ -779,7 +708,7 @@ impl GoEngine {
         let start = Instant::now();
         let deadline = self
             .clock
-            .allotment(color, self.moves_left())
+            .allotment(color.index(), self.moves_left())
             .or(self.settings.time_per_move.map(Duration::from_secs_f64))
             .map(|d| start + d);
         let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {

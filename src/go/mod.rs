@@ -3,7 +3,6 @@
 pub mod analysis;
 pub mod bench;
 pub mod board;
-pub mod clock;
 pub mod color;
 pub mod engine;
 pub mod game;

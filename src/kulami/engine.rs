@@ -5,7 +5,9 @@
 
 use std::time::Instant;
 
-use crate::protocol::{Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session};
+use crate::protocol::{
+    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
+};
 
 use super::cell::Cell;
 use super::layout::Layout;
@@ -21,7 +23,8 @@ pub const DEFAULT_NODES: u64 = 200_000;
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub seed: u64,
-    /// Search nodes per move.
+    /// Search nodes per move (with a clock set, the first of this and the clock's
+    /// allotment ends the search).
     pub nodes: u64,
     pub scoring: Scoring,
     /// The layout of the first game (and of `clear_board` until another is chosen).
@@ -73,6 +76,8 @@ pub enum KulamiCommand {
     GetPosition,
     SetPosition(Setup),
     Komi,
+    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    Clock(ClockCommand),
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
@@ -82,7 +87,7 @@ pub enum KulamiCommand {
 }
 
 /// The Kulami commands in `list_commands` order.
-pub const KULAMI_COMMANDS: [&str; 15] = [
+pub const KULAMI_COMMANDS: [&str; 18] = [
     "boardsize",
     "clear_board",
     "kulami-new_game",
@@ -98,6 +103,9 @@ pub const KULAMI_COMMANDS: [&str; 15] = [
     "kulami-position",
     "kulami-set_position",
     "komi",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
 ];
 
 const COLOR: &str = "a color (b, black, r, red, or w, white for red)";
@@ -171,6 +179,11 @@ impl KulamiCommand {
                 let _: f64 = c.parse_arg(0, "a number")?;
                 KulamiCommand::Komi
             }
+            name if CLOCK_COMMANDS.contains(&name) => {
+                KulamiCommand::Clock(ClockCommand::parse(c, COLOR, |word| {
+                    word.parse::<Color>().ok().map(Color::index)
+                })?)
+            }
             "gogui-rules_game_id" => no_args(c, KulamiCommand::RulesGameId)?,
             "gogui-rules_board_size" => no_args(c, KulamiCommand::RulesBoardSize)?,
             "gogui-rules_board" => no_args(c, KulamiCommand::RulesBoard)?,
@@ -219,6 +232,7 @@ pub struct KulamiEngine {
     /// Searches and random layouts drawn so far: mixed into the seed so that each has its
     /// own stream while the whole session stays reproducible.
     draws: u64,
+    clock: Clock,
 }
 
 impl KulamiEngine {
@@ -228,6 +242,7 @@ impl KulamiEngine {
             settings,
             game,
             draws: 0,
+            clock: Clock::default(),
         }
     }
 
@@ -314,6 +329,10 @@ impl KulamiEngine {
                 Ok(String::new())
             }
             KulamiCommand::Komi => Ok(String::new()),
+            KulamiCommand::Clock(command) => {
+                self.clock.apply(command);
+                Ok(String::new())
+            }
             KulamiCommand::RulesGameId => Ok("Kulami".into()),
             KulamiCommand::RulesBoardSize => Ok(layout.board_size().to_string()),
             KulamiCommand::RulesBoard => Ok(self.rules_board()),
@@ -357,6 +376,14 @@ impl KulamiEngine {
         moves.join(" ")
     }
 
+    /// Moves the side to move may still make, for the clock: half the empty holes (no
+    /// more than the marbles left can fill), rounded up.
+    fn moves_left(&self) -> u32 {
+        let position = self.game.position();
+        let empty = (self.game.layout().holes() & !position.occupied()).count_ones();
+        empty.min(player::plies_left(position)).div_ceil(2).max(1)
+    }
+
     fn generate(
         &mut self,
         color: Color,
@@ -372,7 +399,13 @@ impl KulamiEngine {
         }
         let start = Instant::now();
         let stop = || session.interrupted();
-        let limits = SearchLimits::nodes(self.settings.nodes.max(1));
+        let limits = SearchLimits {
+            deadline: self
+                .clock
+                .allotment(color.index(), self.moves_left())
+                .map(|allotment| start + allotment),
+            ..SearchLimits::nodes(self.settings.nodes.max(1))
+        };
         let result = player::search(
             self.game.layout(),
             self.game.position(),

@@ -18,10 +18,15 @@ use super::rules::{
 };
 use super::search::{Limits, Searcher, margin_for};
 use super::set_match::{Match, SetResult, StarterOrder};
-use crate::protocol::{Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session, shorten};
+use crate::protocol::{
+    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
+    shorten,
+};
 
 /// Nodes a move may search when the command line does not say.
 pub const DEFAULT_NODES: u64 = 2_000_000;
+/// Moves a side is expected still to make, for the clock: a set rarely lasts longer.
+const MOVES_LEFT: u32 = 20;
 /// Table entries (as a power of two) when the command line does not say: 64 MiB.
 pub const DEFAULT_TABLE_BITS: u32 = 22;
 
@@ -32,7 +37,8 @@ pub struct Settings {
     pub rule: EndRule,
     pub stones_per_pit: u8,
     pub order: StarterOrder,
-    /// Nodes per `genmove`.
+    /// Nodes per `genmove` (with a clock set, the first of this and the clock's allotment
+    /// ends the search).
     pub nodes: u64,
     pub table_bits: u32,
     /// Answer `genmove` with GoGui vertices (`C1`) instead of pit numbers.
@@ -71,6 +77,8 @@ pub enum MangalaCommand {
     GetPosition,
     SetPosition(Position),
     Solve(Option<u64>),
+    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    Clock(ClockCommand),
     GameId,
     BoardSize,
     Board,
@@ -80,7 +88,7 @@ pub enum MangalaCommand {
 }
 
 /// The Mangala commands in `list_commands` order.
-pub const MANGALA_COMMANDS: [&str; 15] = [
+pub const MANGALA_COMMANDS: [&str; 18] = [
     "boardsize",
     "clear_board",
     "mangala-draw",
@@ -96,6 +104,9 @@ pub const MANGALA_COMMANDS: [&str; 15] = [
     "get_position",
     "set_position",
     "mangala-solve",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
 ];
 
 const SIDE_WORDS: &str = "a side (south, s, b, black, north, n, w or white)";
@@ -200,6 +211,12 @@ impl MangalaCommand {
                     None => MangalaCommand::Solve(None),
                 }
             }
+            // South is seat 0 whichever side the draw lets start.
+            name if CLOCK_COMMANDS.contains(&name) => {
+                MangalaCommand::Clock(ClockCommand::parse(c, SIDE_WORDS, |word| {
+                    word.parse::<Side>().ok().map(Side::index)
+                })?)
+            }
             "gogui-rules_game_id" => no_args(c, MangalaCommand::GameId)?,
             "gogui-rules_board_size" => no_args(c, MangalaCommand::BoardSize)?,
             "gogui-rules_board" => no_args(c, MangalaCommand::Board)?,
@@ -220,6 +237,7 @@ pub struct MangalaEngine {
     last_draw: Option<Draw>,
     searcher: Searcher,
     db: Option<Arc<EndgameDb>>,
+    clock: Clock,
 }
 
 impl MangalaEngine {
@@ -238,6 +256,7 @@ impl MangalaEngine {
             db,
             rng,
             settings,
+            clock: Clock::default(),
         }
     }
 
@@ -327,6 +346,10 @@ impl MangalaEngine {
                 Ok(String::new())
             }
             MangalaCommand::Solve(max_nodes) => self.solve(max_nodes, session),
+            MangalaCommand::Clock(command) => {
+                self.clock.apply(command);
+                Ok(String::new())
+            }
             MangalaCommand::GameId => Ok("Mangala".into()),
             MangalaCommand::BoardSize => Ok(GOGUI_SIZE.to_string()),
             MangalaCommand::Board => Ok(self.gogui_board()),
@@ -390,6 +413,10 @@ impl MangalaEngine {
         let start = Instant::now();
         let limits = Limits {
             nodes: Some(self.settings.nodes.max(1)),
+            deadline: self
+                .clock
+                .allotment(side.index(), MOVES_LEFT)
+                .map(|allotment| start + allotment),
             ..Limits::default()
         };
         let signals = session.signals();

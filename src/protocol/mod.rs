@@ -1,14 +1,16 @@
 //! The protocol core shared by every game: GTP v2 framing, input preprocessing,
-//! command parsing, the common commands and the stdin reader.
+//! command parsing, the common commands, the game clock and the stdin reader.
 //!
 //! A game plugs in by implementing [`Engine`]; [`serve`] does the rest.
 
+pub mod clock;
 mod command;
 mod error;
 mod input;
 pub mod log;
 mod server;
 
+pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeSystem};
 pub use command::{Command, parse_command, shorten};
 pub use error::GtpError;
 pub use input::{Input, MAX_LINE_BYTES, Signals, preprocess, spawn_reader};

@@ -118,7 +118,7 @@ pub struct ArenaOptions {
     #[arg(long, default_value = "bots")]
     pub bots: PathBuf,
     /// The game, for bots given as command lines (bot files name their own game; all must
-    /// agree): go, abalone, kulami or mangala.
+    /// agree): go, tavla, abalone, kulami or mangala.
     #[arg(long)]
     pub game: Option<String>,
     /// Go board size.
@@ -156,6 +156,13 @@ pub struct ArenaOptions {
     /// Mangala: who starts sets 2-5, `alternate` or `fixed` (the draw's winner).
     #[arg(long, default_value = "alternate")]
     pub starters: crate::mangala::StarterOrder,
+    /// Tavla: points to win the match an arena game is (with the cube and the Crawford
+    /// rule); 0 is one money game.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub points: u32,
+    /// Tavla: no doubling cube (with `--points 0`: cubeless money games, for strength tests).
+    #[arg(long)]
+    pub cubeless: bool,
     /// What an illegal move costs: `forfeit` (the game) or `warn3` (the Kulami sheet's
     /// warnings: the engine takes it back with `undo` and moves again; the third loses).
     #[arg(long, value_enum, default_value = "forfeit")]
@@ -380,7 +387,7 @@ pub fn parse_game(word: &str) -> Result<GameKind, String> {
         "kulami" => Ok(GameKind::Kulami),
         "mangala" => Ok(GameKind::Mangala),
         _ => Err(format!(
-            "unknown game '{word}': use go, abalone, kulami or mangala"
+            "unknown game '{word}': use go, tavla, abalone, kulami or mangala"
         )),
     }
 }
@@ -419,9 +426,6 @@ pub fn match_bots(
             odd.source.display()
         ));
     }
-    if kind == GameKind::Tavla {
-        return Err("the arena does not referee Tavla yet (go, abalone, kulami, mangala)".into());
-    }
     for bot in &mut bots {
         bot.game = kind;
     }
@@ -458,7 +462,10 @@ fn game_setup(args: &ArenaOptions, kind: GameKind) -> Result<GameSetup, String> 
                 order: args.starters,
             })
         }
-        GameKind::Tavla => return Err("the arena does not referee Tavla yet".to_owned()),
+        GameKind::Tavla => GameSetup::Tavla(crate::tavla::referee::TavlaMatchRules {
+            points: args.points,
+            cube: !args.cubeless,
+        }),
     })
 }
 

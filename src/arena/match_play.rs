@@ -36,6 +36,7 @@ use crate::kulami::{Layout, Scoring};
 use crate::mangala::draw::Draw;
 use crate::mangala::referee::{MangalaMatchRules, MangalaReferee};
 use crate::mangala::rules::Side;
+use crate::tavla::referee::{TavlaMatchRules, TavlaReferee};
 
 /// How many times `--recover` replays a game whose engine failed.
 pub const RECOVERY_ATTEMPTS: usize = 2;
@@ -114,6 +115,7 @@ pub enum GameSetup {
         scoring: Scoring,
     },
     Mangala(MangalaMatchRules),
+    Tavla(TavlaMatchRules),
 }
 
 impl GameSetup {
@@ -123,6 +125,7 @@ impl GameSetup {
             GameSetup::Abalone { .. } => GameKind::Abalone,
             GameSetup::Kulami { .. } => GameKind::Kulami,
             GameSetup::Mangala(_) => GameKind::Mangala,
+            GameSetup::Tavla(_) => GameKind::Tavla,
         }
     }
 
@@ -135,6 +138,8 @@ impl GameSetup {
             GameSetup::Kulami { .. } => 56,
             // Sets always end (stones only move towards the stores); this is a safety net.
             GameSetup::Mangala(rules) => 1000 * rules.sets,
+            // Games always end; a match of N points has at most 2N - 1 games.
+            GameSetup::Tavla(rules) => 1000 * (2 * rules.points as usize).saturating_sub(1).max(1),
         }
     }
 
@@ -175,6 +180,10 @@ impl GameSetup {
                     }
                     .to_owned(),
                 ),
+            ],
+            GameSetup::Tavla(rules) => vec![
+                ("points", rules.points.to_string()),
+                ("cube", rules.cube.to_string()),
             ],
         };
         pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
@@ -217,6 +226,7 @@ impl GameSetup {
                     Draw::run(Side::South, &mut rng),
                 ))
             }
+            GameSetup::Tavla(rules) => Box::new(TavlaReferee::new(*rules, pair)),
         })
     }
 }
@@ -834,6 +844,10 @@ async fn conduct(
                 continue;
             }
         };
+        if forward.is_empty() {
+            // Nothing to tell the opponent (Tavla's `no_double`).
+            continue;
+        }
         let other = seat.other();
         let engine = &mut engines[other.index()];
         match engine.send(&forward, settings.move_timeout).await {

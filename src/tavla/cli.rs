@@ -39,6 +39,16 @@ pub struct TavlaArgs {
     /// (in gnubg: `set player 1 external localhost:PORT`).
     #[arg(long)]
     pub listen: Option<u16>,
+    /// GTP with GNU Backgammon's decisions: `genmove` and `genmove_cube` ask a gnubg child
+    /// process (`gnubg -t -q`, `hint`) instead of our player (for `hamle match`).
+    #[arg(long)]
+    pub gnubg: bool,
+    /// With --gnubg: the gnubg program (a path, or a name looked up on PATH).
+    #[arg(long, default_value = "gnubg")]
+    pub gnubg_path: std::path::PathBuf,
+    /// With --gnubg: plies of gnubg's evaluation for plays and cube decisions.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub gnubg_plies: u8,
 }
 
 impl TavlaArgs {
@@ -55,6 +65,20 @@ impl TavlaArgs {
 pub fn run(args: TavlaArgs) -> io::Result<()> {
     if let Some(port) = args.listen {
         return super::external::listen(port, args.level);
+    }
+    if args.gnubg {
+        let mut engine = super::gnubg_adapter::GnubgEngine::new(
+            args.settings(),
+            super::gnubg_adapter::GnubgSettings {
+                program: args.gnubg_path.clone(),
+                plies: args.gnubg_plies,
+            },
+        )?;
+        return protocol::serve(
+            &mut engine,
+            BufReader::new(io::stdin()),
+            io::stdout().lock(),
+        );
     }
     match args.protocol {
         Protocol::Gtp => {

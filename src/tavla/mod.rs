@@ -10,11 +10,13 @@ pub mod engine;
 pub mod external;
 pub mod fibs;
 pub mod game;
+pub mod gnubg_adapter;
 pub mod ids;
 pub mod mat;
 pub mod moves;
 pub mod notation;
 pub mod player;
+pub mod referee;
 pub mod ubgi;
 
 pub use board::{Board, BoardError, Side};

@@ -292,3 +292,46 @@ fn clock_commands_are_accepted_checked_and_bound_the_search() {
         assert!(legal.contains(&cell), "{cell} not in {legal:?}");
     }
 }
+
+#[test]
+fn tiles_gfx_colours_every_hole_and_squares_the_marked_tiles() {
+    let out = transcript(&["kulami-tiles", "play b d5", "play r e5", "kulami-tiles"]);
+    let answers = answer_texts(&out);
+    let (before, after) = (&answers[0], &answers[3]);
+    let coloured: Vec<&str> = before
+        .lines()
+        .filter_map(|l| l.strip_prefix("COLOR #"))
+        .flat_map(|l| l.split(' ').skip(1))
+        .collect();
+    let mut unique = coloured.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(
+        (coloured.len(), unique.len()),
+        (64, 64),
+        "each hole coloured once"
+    );
+    let labels = before
+        .lines()
+        .find_map(|l| l.strip_prefix("LABEL "))
+        .expect("labels");
+    assert_eq!(
+        labels.split(' ').count(),
+        128,
+        "a tile letter on every hole"
+    );
+    assert!(
+        !before.contains("SQUARE"),
+        "no marker before the first marble"
+    );
+    // Black's D5 lies on the six-hole tile C4–D6, red's E5 on the six-hole tile E4–G5.
+    let squares = after
+        .lines()
+        .find_map(|l| l.strip_prefix("SQUARE "))
+        .expect("the marked tiles");
+    assert_eq!(squares.split(' ').count(), 12, "{squares}");
+    assert!(
+        squares.contains("D5") && squares.contains("G4"),
+        "{squares}"
+    );
+}

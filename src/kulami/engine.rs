@@ -81,13 +81,15 @@ pub enum KulamiCommand {
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
+    /// `kulami-tiles`: GoGui graphics of the tiles and the marked ones.
+    Tiles,
     RulesLegalMoves,
     RulesSideToMove,
     RulesFinalResult,
 }
 
 /// The Kulami commands in `list_commands` order.
-pub const KULAMI_COMMANDS: [&str; 18] = [
+pub const KULAMI_COMMANDS: [&str; 19] = [
     "boardsize",
     "clear_board",
     "kulami-new_game",
@@ -106,6 +108,7 @@ pub const KULAMI_COMMANDS: [&str; 18] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "kulami-tiles",
 ];
 
 const COLOR: &str = "a color (b, black, r, red, or w, white for red)";
@@ -135,6 +138,7 @@ impl KulamiCommand {
             "clear_board" => no_args(c, KulamiCommand::ClearBoard)?,
             "kulami-new_game" => KulamiCommand::NewGame(parse_layout_choice(c)?),
             "kulami-layout" => no_args(c, KulamiCommand::GetLayout)?,
+            "kulami-tiles" => no_args(c, KulamiCommand::Tiles)?,
             "play" => {
                 c.expect_args(2, "<color> <cell>")?;
                 let color = parse_color(c, 0)?;
@@ -286,6 +290,7 @@ impl KulamiEngine {
                 Ok(text)
             }
             KulamiCommand::GetLayout => Ok(layout.to_string()),
+            KulamiCommand::Tiles => Ok(self.tiles_gfx()),
             KulamiCommand::Play(color, MoveArg::Pass) => if self.game.is_over() {
                 Ok(String::new())
             } else {
@@ -434,6 +439,58 @@ impl KulamiEngine {
         Ok(cell.to_string())
     }
 
+    /// GoGui `gfx` drawing the layout: each tile's holes in a colour of its own and labelled
+    /// with its letter, holes outside the layout shaded, and the tiles where the last marbles
+    /// lie (no marble may go there next) marked with squares.
+    fn tiles_gfx(&self) -> String {
+        // Seventeen light colours, far enough apart for neighbouring tiles to differ.
+        const PALETTE: [&str; 17] = [
+            "#f4cccc", "#fce5cd", "#fff2cc", "#d9ead3", "#d0e0e3", "#cfe2f3", "#d9d2e9", "#ead1dc",
+            "#e6b8af", "#f9cb9c", "#ffe599", "#b6d7a8", "#a2c4c9", "#9fc5e8", "#b4a7d6", "#d5a6bd",
+            "#dddddd",
+        ];
+        let layout = self.game.layout();
+        let size = layout.board_size();
+        let mut colours: Vec<Vec<String>> = vec![Vec::new(); PALETTE.len()];
+        let mut labels = Vec::new();
+        let mut outside = Vec::new();
+        let mut marked = Vec::new();
+        let last_tiles: Vec<usize> = [Color::Black, Color::Red]
+            .into_iter()
+            .filter_map(|c| self.game.position().last(c))
+            .filter_map(|cell| layout.tile_index(cell))
+            .collect();
+        for row in 0..size {
+            for col in 0..size {
+                let cell = Cell::new(col, row);
+                match layout.tile_index(cell) {
+                    Some(tile) => {
+                        colours[tile % PALETTE.len()].push(cell.to_string());
+                        labels.push(format!("{cell} {}", layout.tile_letter(tile)));
+                        if last_tiles.contains(&tile) {
+                            marked.push(cell.to_string());
+                        }
+                    }
+                    None => outside.push(cell.to_string()),
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        for (colour, cells) in PALETTE.iter().zip(&colours) {
+            if !cells.is_empty() {
+                lines.push(format!("COLOR {colour} {}", cells.join(" ")));
+            }
+        }
+        if !outside.is_empty() {
+            lines.push(format!("COLOR #555555 {}", outside.join(" ")));
+        }
+        lines.push(format!("LABEL {}", labels.join(" ")));
+        if !marked.is_empty() {
+            lines.push(format!("SQUARE {}", marked.join(" ")));
+        }
+        format!("\n{}", lines.join("\n"))
+    }
+
     /// GoGui's board: one row a line, top first, `X` black, `O` red, `.` empty or no hole,
     /// over the square of the layout's longer side.
     fn rules_board(&self) -> String {
@@ -576,6 +633,7 @@ impl Engine for KulamiEngine {
             "string/Final Score/final_score".into(),
             "string/Position/kulami-position".into(),
             "string/Layout/kulami-layout".into(),
+            "gfx/Tiles/kulami-tiles".into(),
             "plist/Legal Moves/gogui-rules_legal_moves".into(),
         ]
     }

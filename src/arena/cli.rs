@@ -192,6 +192,11 @@ pub struct ArenaOptions {
     /// No line per game, only the standings.
     #[arg(long)]
     pub quiet: bool,
+    /// The game clocks: `none` (the engines' fixed budgets), `absolute:SECONDS`,
+    /// `byoyomi:MAIN+PERIODxPERIODS` or `canadian:MAIN+PERIOD/STONES`. The engines are told
+    /// (`time_settings`, `time_left`); a clock that runs out loses the game on time.
+    #[arg(long, default_value = "none")]
+    pub time_control: super::time_control::TimeControl,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -375,6 +380,7 @@ pub fn match_settings(
         progress: !options.quiet,
         sprt: None,
         label: String::new(),
+        time_control: options.time_control,
     })
 }
 

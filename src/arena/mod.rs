@@ -13,3 +13,4 @@ pub mod referee;
 pub mod regress;
 pub mod sprt;
 pub mod store;
+pub mod time_control;

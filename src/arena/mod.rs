@@ -11,6 +11,7 @@ pub mod match_play;
 pub mod rating;
 pub mod referee;
 pub mod regress;
+pub mod report;
 pub mod sprt;
 pub mod store;
 pub mod time_control;

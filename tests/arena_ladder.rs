@@ -123,6 +123,86 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     assert_eq!(refused.status.code(), Some(2));
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("games was '4', now '6'"), "{message}");
+
+    // The HTML report: the bots, the tables, the chart; the same after a resume, and
+    // `hamle ladder report` writes it again byte for byte.
+    let report = read(&whole.join("report.html"));
+    assert!(report.starts_with("<!DOCTYPE html>") && report.ends_with("</html>\n"));
+    for needle in [
+        "k100",
+        "k500",
+        "k3000",
+        "<table class=\"ratings\">",
+        "<table class=\"crosstable\">",
+        "<svg",
+        "<polyline",
+        "</svg>",
+        "3 pairings of 3 played, 12 games",
+    ] {
+        assert!(report.contains(needle), "{needle}: {report}");
+    }
+    // Standalone: no script, no linked file.
+    for needle in ["<script", "src=", "href=", "<link"] {
+        assert!(!report.contains(needle), "{needle}");
+    }
+    assert_eq!(read(&copy.join("report.html")), report);
+    std::fs::remove_file(whole.join("report.html")).expect("remove");
+    let regenerated = hamle(&dir, "ladder", &["report", whole.to_str().expect("utf-8")]);
+    stdout(&regenerated);
+    assert_eq!(read(&whole.join("report.html")), report);
+    assert_eq!(read(&whole.join("ratings.txt")), ratings);
+
+    // Two shards, merged, equal the whole ladder.
+    let mut shards = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = dir.join(format!("shard{}", &shard[..1]));
+        let words = args(&out);
+        let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+        words.extend(["--shard", shard]);
+        stdout(&hamle(&dir, "ladder", &words));
+        shards.push(out);
+    }
+    let count = |dir: &Path| {
+        std::fs::read_dir(dir.join("pairings"))
+            .expect("pairings")
+            .count()
+    };
+    assert_eq!((count(&shards[0]), count(&shards[1])), (2, 1));
+    assert!(read(&shards[0].join("ladder.txt")).contains("shard = 1/2"));
+    let merged = dir.join("merged");
+    let merge = |out: &Path, from: &[&Path]| -> Output {
+        let mut words = vec!["merge".to_owned(), out.display().to_string()];
+        words.extend(from.iter().map(|p| p.display().to_string()));
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        hamle(&dir, "ladder", &words)
+    };
+    stdout(&merge(&merged, &[&shards[0], &shards[1]]));
+    assert_eq!(read(&merged.join("ratings.txt")), ratings);
+    assert_eq!(read(&merged.join("results.pgn")), pgn);
+    assert_eq!(read(&merged.join("report.html")), report);
+    assert_eq!(
+        read(&merged.join("ladder.txt")),
+        read(&whole.join("ladder.txt"))
+    );
+    // Refused: an existing ladder as OUT, the same pairing twice, other settings.
+    assert_eq!(merge(&merged, &[&shards[0]]).status.code(), Some(2));
+    let twice = merge(&dir.join("twice"), &[&shards[0], &shards[0]]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("is in both"));
+    let other_seed = dir.join("other-seed");
+    let words = args(&other_seed);
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+    words[6] = "6";
+    words.extend(["--shard", "2/2"]);
+    stdout(&hamle(&dir, "ladder", &words));
+    let refused = merge(&dir.join("mixed"), &[&shards[0], &other_seed]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("not a shard of the same ladder: seed"),
+        "{message}"
+    );
+    assert!(!dir.join("mixed").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

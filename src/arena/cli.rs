@@ -192,6 +192,11 @@ pub struct ArenaOptions {
     /// No line per game, only the standings.
     #[arg(long)]
     pub quiet: bool,
+    /// The game clocks: `none` (the engines' fixed budgets), `absolute:SECONDS`,
+    /// `byoyomi:MAIN+PERIODxPERIODS` or `canadian:MAIN+PERIOD/STONES`. The engines are told
+    /// (`time_settings`, `time_left`); a clock that runs out loses the game on time.
+    #[arg(long, default_value = "none")]
+    pub time_control: super::time_control::TimeControl,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -263,15 +268,22 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
     }
 }
 
-/// `hamle ladder BOT… --out DIR …`
+/// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`
 #[derive(Args, Debug)]
 pub struct LadderArgs {
     /// The bots (at least two, one game): names from the bots folder or command lines.
+    /// `report DIR` rewrites a ladder folder's ratings, PGN and report.html from its
+    /// pairings; `merge OUT DIR…` combines the shards of one ladder into OUT.
     #[arg(required = true, num_args = 2.., value_name = "BOT")]
     pub players: Vec<String>,
-    /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export.
+    /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export,
+    /// report.html.
     #[arg(long)]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
+    /// Play only pairings k (from 0) with k mod N = I - 1 (`--shard I/N`), with the seeds
+    /// of the whole ladder; `hamle ladder merge` combines the shards' folders.
+    #[arg(long)]
+    pub shard: Option<super::ladder::Shard>,
     /// Continue the ladder kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,
@@ -300,6 +312,58 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         eprintln!("hamle ladder: {message}");
         ExitCode::from(2)
     };
+    let print_standing = |standing: &super::ladder::Standing, dir: &std::path::Path| {
+        if let Some(ratings) = &standing.ratings {
+            print!("{}", super::rating::report(&standing.tally, ratings));
+        }
+        println!(
+            "{} games in {} (ratings in {}, report in {})",
+            standing.results.len(),
+            dir.display(),
+            super::ladder::ratings_path(dir).display(),
+            dir.join(super::ladder::REPORT_FILE).display()
+        );
+    };
+    match args.players[0].as_str() {
+        "report" => {
+            if args.players.len() != 2 {
+                return fail("usage: hamle ladder report DIR [--anchor BOT]".to_owned());
+            }
+            let dir = PathBuf::from(&args.players[1]);
+            return match super::ladder::regenerate(&dir, args.anchor.as_deref()) {
+                Ok(standing) => {
+                    print_standing(&standing, &dir);
+                    ExitCode::SUCCESS
+                }
+                Err(error) => fail(error.to_string()),
+            };
+        }
+        "merge" => {
+            if args.players.len() < 3 {
+                return fail("usage: hamle ladder merge OUT DIR… [--anchor BOT]".to_owned());
+            }
+            let out = PathBuf::from(&args.players[1]);
+            let dirs: Vec<PathBuf> = args.players[2..].iter().map(PathBuf::from).collect();
+            return match super::ladder::merge(&out, &dirs, args.anchor.as_deref()) {
+                Ok((standing, missing)) => {
+                    if !missing.is_empty() {
+                        let list: Vec<String> = missing.iter().map(|k| k.to_string()).collect();
+                        eprintln!(
+                            "hamle ladder: merged, but no folder holds pairing(s) {}",
+                            list.join(", ")
+                        );
+                    }
+                    print_standing(&standing, &out);
+                    ExitCode::SUCCESS
+                }
+                Err(error) => fail(error.to_string()),
+            };
+        }
+        _ => {}
+    }
+    let Some(out) = args.out.clone() else {
+        return fail("--out DIR is required: where the ladder is kept".to_owned());
+    };
     let specs: Vec<&str> = args.players.iter().map(String::as_str).collect();
     let (bots, kind) = match match_bots(&args.options.bots, &specs, args.options.game.as_deref()) {
         Ok(found) => found,
@@ -311,7 +375,7 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         [first, second],
         kind,
         args.pairs.saturating_mul(2),
-        args.out.clone(),
+        out.clone(),
     ) {
         Ok(settings) => settings,
         Err(message) => return fail(message),
@@ -321,21 +385,13 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         format: args.format,
         template,
         anchor: args.anchor,
-        out_dir: args.out,
+        out_dir: out,
         rounds: args.rounds,
+        shard: args.shard,
     };
     match ladder.run(args.resume) {
         Ok(standing) => {
-            print!(
-                "{}",
-                super::rating::report(&standing.tally, &standing.ratings)
-            );
-            println!(
-                "{} games in {} (ratings in {})",
-                standing.results.len(),
-                ladder.out_dir.display(),
-                super::ladder::ratings_path(&ladder.out_dir).display()
-            );
+            print_standing(&standing, &ladder.out_dir);
             ExitCode::SUCCESS
         }
         Err(error) => fail(error.to_string()),
@@ -375,6 +431,7 @@ pub fn match_settings(
         progress: !options.quiet,
         sprt: None,
         label: String::new(),
+        time_control: options.time_control,
     })
 }
 

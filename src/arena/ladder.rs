@@ -18,14 +18,51 @@ use std::path::{Path, PathBuf};
 
 use super::bots::Bot;
 use super::match_play::{MatchError, MatchSettings, run_match};
-use super::rating::{Ratings, Tally, rate, report};
-use super::store::{
-    self, GameResult, PGN_FILE, SETTINGS_FILE, StoreError, check_settings, write_atomically,
-};
+use super::rating::{Ratings, Tally};
+use super::report::{PairingResults, ReportContext, write_summary};
+pub use super::report::{RATINGS_FILE, REPORT_FILE};
+use super::store::{self, GameResult, SETTINGS_FILE, StoreError, check_settings, write_atomically};
 
 /// The ladder's settings file.
 pub const LADDER_FILE: &str = "ladder.txt";
-pub const RATINGS_FILE: &str = "ratings.txt";
+
+/// `--shard i/n`: this run plays pairings k (from 0) with k mod n = i - 1.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// From 1.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard must be I/N with 1 <= I <= N, got '{text}'");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Shard {
+    /// Whether pairing `number` (from 0) is this shard's.
+    pub fn plays(&self, number: usize) -> bool {
+        number % self.count == self.index - 1
+    }
+}
 
 /// Who meets whom.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -107,13 +144,24 @@ pub struct Ladder {
     pub out_dir: PathBuf,
     /// Swiss rounds (other formats ignore it).
     pub rounds: usize,
+    /// Play only this slice of the pairings (not with Swiss pairing).
+    pub shard: Option<Shard>,
 }
 
 /// The ladder's outcome.
 pub struct Standing {
     pub tally: Tally,
-    pub ratings: Ratings,
+    /// `None` only for a shard whose bots have not all played.
+    pub ratings: Option<Ratings>,
     pub results: Vec<GameResult>,
+}
+
+/// The number of pairings a ladder of `bots` bots plans.
+pub fn planned_pairings(format: Format, bots: usize, rounds: usize) -> usize {
+    match format {
+        Format::Swiss => rounds * (bots / 2),
+        _ => pairings(format, bots).len(),
+    }
 }
 
 impl Ladder {
@@ -131,6 +179,9 @@ impl Ladder {
         ];
         if self.format == Format::Swiss {
             settings.push(("rounds".to_owned(), self.rounds.to_string()));
+        }
+        if let Some(shard) = self.shard {
+            settings.push(("shard".to_owned(), shard.to_string()));
         }
         // The template's decisive settings, minus the per-pairing bots.
         settings.extend(
@@ -165,6 +216,11 @@ impl Ladder {
         if self.bots.len() < 2 {
             return Err(MatchError::Invalid(
                 "a ladder needs at least two bots".to_owned(),
+            ));
+        }
+        if self.format == Format::Swiss && self.shard.is_some() {
+            return Err(MatchError::Invalid(
+                "a Swiss ladder cannot be sharded: each round is paired from the results of the rounds before".to_owned(),
             ));
         }
         if self.format == Format::Swiss && self.rounds == 0 {
@@ -205,12 +261,21 @@ impl Ladder {
             write_atomically(&path, store::settings_text(&self.settings()).as_bytes())?;
         }
         let n = self.bots.len();
-        let (rounds, planned) = match self.format {
-            Format::Swiss => (self.rounds, self.rounds * (n / 2)),
-            _ => (1, pairings(self.format, n).len()),
+        let rounds = if self.format == Format::Swiss {
+            self.rounds
+        } else {
+            1
+        };
+        let planned = planned_pairings(self.format, n, self.rounds);
+        // As the settings file holds them, so that `hamle ladder report` shows the same.
+        let settings_list = settings_lines(&store::settings_text(&self.settings()));
+        let context = ReportContext {
+            settings: &settings_list,
+            planned,
+            anchor: self.anchor.as_deref(),
         };
         let mut results: Vec<GameResult> = Vec::new();
-        let mut pgn = String::new();
+        let mut played_pairings: Vec<PairingResults> = Vec::new();
         let mut number = 0;
         let mut byes = vec![0usize; n];
         let mut met = std::collections::BTreeSet::new();
@@ -231,6 +296,10 @@ impl Ladder {
             };
             for (i, j) in plan {
                 met.insert((i.min(j), i.max(j)));
+                if self.shard.is_some_and(|shard| !shard.plays(number)) {
+                    number += 1;
+                    continue;
+                }
                 let mut settings = self.template.clone();
                 settings.bots = [self.bots[i].clone(), self.bots[j].clone()];
                 settings.out_dir = self.pairing_dir(number, &self.bots[i], &self.bots[j]);
@@ -247,51 +316,295 @@ impl Ladder {
                 );
                 let started = settings.out_dir.join(SETTINGS_FILE).is_file();
                 let played = run_match(&settings, resume && started)?;
-                pgn.push_str(&store::pgn(
-                    &played,
-                    &format!(
-                        "hamle ladder: {} vs {}",
-                        self.bots[i].name, self.bots[j].name
-                    ),
+                played_pairings.push(PairingResults::new(
+                    &self.bots[i].name,
+                    &self.bots[j].name,
+                    played.clone(),
                 ));
                 results.extend(played);
                 number += 1;
-                let mut tally = Tally::new(&names);
-                tally.add_results(&results);
-                let played_bots = (0..n).filter(|&b| tally.total_games(b) > 0.0);
+                let ratings = write_summary(&self.out_dir, &names, &played_pairings, &context)?;
                 let line = format!(
                     "ladder: pairing {number}/{planned} done, {} games",
                     results.len()
                 );
                 // Ratings need every bot to have played; until then, report the games only.
-                if played_bots.count() == n
-                    && let Ok(ratings) = rate(&tally, self.anchor.as_deref())
-                {
-                    let leader = &ratings.ratings[0];
-                    println!(
-                        "{line}; leader {} {:+.0} ±{:.0}",
-                        leader.name, leader.elo, leader.error
-                    );
-                    write_atomically(
-                        &self.out_dir.join(RATINGS_FILE),
-                        report(&tally, &ratings).as_bytes(),
-                    )?;
-                } else {
-                    println!("{line}");
+                match ratings {
+                    Some(ratings) => {
+                        let leader = &ratings.ratings[0];
+                        println!(
+                            "{line}; leader {} {:+.0} ±{:.0}",
+                            leader.name, leader.elo, leader.error
+                        );
+                    }
+                    None => println!("{line}"),
                 }
-                write_atomically(&self.out_dir.join(PGN_FILE), pgn.as_bytes())?;
             }
         }
-        let mut tally = Tally::new(&names);
-        tally.add_results(&results);
-        let ratings = rate(&tally, self.anchor.as_deref())
-            .map_err(|e| MatchError::Invalid(format!("no ratings: {e}")))?;
+        let ratings = write_summary(&self.out_dir, &names, &played_pairings, &context)?;
+        if ratings.is_none() && self.shard.is_none() {
+            return Err(MatchError::Invalid(
+                "no ratings: some bot has no rated game".to_owned(),
+            ));
+        }
         Ok(Standing {
-            tally,
+            tally: super::report::tally_of(&names, &played_pairings),
             ratings,
             results,
         })
     }
+}
+
+/// A ladder folder read back: its settings file's lines, bots and pairings in order.
+pub struct LadderFolder {
+    pub settings: Vec<(String, String)>,
+    pub names: Vec<String>,
+    pub planned: usize,
+    /// (folder name, results) in pairing order.
+    pub pairings: Vec<(String, PairingResults)>,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MatchError + '_ {
+    move |source| {
+        MatchError::Store(StoreError::Io {
+            path: path.to_owned(),
+            source,
+        })
+    }
+}
+
+/// The `key = value` lines of a settings file, in order.
+fn settings_lines(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_once(" = "))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// Reads a ladder folder (`ladder.txt` and every pairing folder's results).
+pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
+    let path = dir.join(LADDER_FILE);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let settings = settings_lines(&text);
+    let get = |key: &str| {
+        settings
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    let names: Vec<String> = get("bots")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    if names.len() < 2 {
+        return Err(MatchError::Invalid(format!(
+            "{}: no bots listed",
+            path.display()
+        )));
+    }
+    let format = match get("format").as_deref() {
+        Some("gauntlet") => Format::Gauntlet,
+        Some("swiss") => Format::Swiss,
+        _ => Format::RoundRobin,
+    };
+    let rounds = get("rounds").and_then(|r| r.parse().ok()).unwrap_or(0);
+    let planned = planned_pairings(format, names.len(), rounds);
+    let mut folders: Vec<(usize, String)> = Vec::new();
+    let pairings_dir = dir.join("pairings");
+    if pairings_dir.is_dir() {
+        for entry in std::fs::read_dir(&pairings_dir).map_err(io(&pairings_dir))? {
+            let entry = entry.map_err(io(&pairings_dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let number = name.split('-').next().and_then(|n| n.parse::<usize>().ok());
+            if let Some(number) = number
+                && entry.path().join(SETTINGS_FILE).is_file()
+            {
+                folders.push((number, name));
+            }
+        }
+    }
+    folders.sort();
+    let mut pairings = Vec::new();
+    for (_, folder) in folders {
+        let match_dir = pairings_dir.join(&folder);
+        let match_path = match_dir.join(SETTINGS_FILE);
+        let match_text = std::fs::read_to_string(&match_path).map_err(io(&match_path))?;
+        let match_settings = settings_lines(&match_text);
+        let bot = |key: &str| {
+            match_settings
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let results_path = match_dir.join(store::RESULTS_FILE);
+        let results = if results_path.is_file() {
+            store::read_results(&results_path)?
+        } else {
+            Vec::new()
+        };
+        pairings.push((
+            folder,
+            PairingResults::new(&bot("bot1.name"), &bot("bot2.name"), results),
+        ));
+    }
+    Ok(LadderFolder {
+        settings,
+        names,
+        planned,
+        pairings,
+    })
+}
+
+/// `hamle ladder report DIR`: rewrites the ladder folder's ratings, PGN and `report.html`
+/// from its pairing folders.
+pub fn regenerate(dir: &Path, anchor: Option<&str>) -> Result<Standing, MatchError> {
+    let folder = read_ladder(dir)?;
+    summarize(dir, &folder, anchor)
+}
+
+fn summarize(
+    dir: &Path,
+    folder: &LadderFolder,
+    anchor: Option<&str>,
+) -> Result<Standing, MatchError> {
+    if let Some(anchor) = anchor
+        && !folder.names.iter().any(|n| n == anchor)
+    {
+        return Err(MatchError::Invalid(format!(
+            "--anchor '{anchor}' is not one of the bots ({})",
+            folder.names.join(", ")
+        )));
+    }
+    let pairings: Vec<PairingResults> = folder.pairings.iter().map(|(_, p)| p.clone()).collect();
+    let context = ReportContext {
+        settings: &folder.settings,
+        planned: folder.planned,
+        anchor,
+    };
+    let ratings = write_summary(dir, &folder.names, &pairings, &context)?;
+    Ok(Standing {
+        tally: super::report::tally_of(&folder.names, &pairings),
+        ratings,
+        results: pairings.into_iter().flat_map(|p| p.results).collect(),
+    })
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), MatchError> {
+    std::fs::create_dir_all(to).map_err(io(to))?;
+    for entry in std::fs::read_dir(from).map_err(io(from))? {
+        let entry = entry.map_err(io(from))?;
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().map_err(io(from))?;
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target).map_err(io(&target))?;
+        }
+    }
+    Ok(())
+}
+
+/// `hamle ladder merge OUT DIR…`: combines ladder folders (the shards of one ladder) into
+/// `out`, which must not hold a ladder: their settings must agree but for `shard`, and no
+/// pairing may be in two of them. Writes the settings (without `shard`), copies every
+/// pairing folder, then the ratings, PGN and report as the ladder itself would. Returns the
+/// standing and the numbers (from 1) of planned pairings that no folder holds.
+pub fn merge(
+    out: &Path,
+    dirs: &[PathBuf],
+    anchor: Option<&str>,
+) -> Result<(Standing, Vec<usize>), MatchError> {
+    if dirs.is_empty() {
+        return Err(MatchError::Invalid(
+            "nothing to merge: give the ladder folders".to_owned(),
+        ));
+    }
+    let without_shard = |settings: &[(String, String)]| -> Vec<(String, String)> {
+        settings
+            .iter()
+            .filter(|(k, _)| k != "shard")
+            .cloned()
+            .collect()
+    };
+    let mut folders = Vec::new();
+    for dir in dirs {
+        folders.push(read_ladder(dir)?);
+    }
+    let reference = without_shard(&folders[0].settings);
+    for (dir, folder) in dirs.iter().zip(&folders).skip(1) {
+        let other = without_shard(&folder.settings);
+        if other != reference {
+            let mut differences = Vec::new();
+            for (key, value) in &reference {
+                let now = other
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.as_str());
+                if now != Some(value.as_str()) {
+                    differences.push(format!(
+                        "{key} is '{value}' in {}, '{}' here",
+                        dirs[0].display(),
+                        now.unwrap_or("")
+                    ));
+                }
+            }
+            for (key, value) in &other {
+                if !reference.iter().any(|(k, _)| k == key) {
+                    differences.push(format!("{key} = '{value}' is not in {}", dirs[0].display()));
+                }
+            }
+            if differences.is_empty() {
+                differences.push("the settings are in another order".to_owned());
+            }
+            return Err(MatchError::Invalid(format!(
+                "{} is not a shard of the same ladder: {}",
+                dir.join(LADDER_FILE).display(),
+                differences.join("; ")
+            )));
+        }
+    }
+    let mut seen = std::collections::BTreeMap::new();
+    for (dir, folder) in dirs.iter().zip(&folders) {
+        for (name, _) in &folder.pairings {
+            if let Some(before) = seen.insert(name.clone(), dir.clone()) {
+                return Err(MatchError::Invalid(format!(
+                    "pairing {name} is in both {} and {}",
+                    before.display(),
+                    dir.display()
+                )));
+            }
+        }
+    }
+    let path = out.join(LADDER_FILE);
+    if path.exists() {
+        return Err(MatchError::Store(StoreError::Exists {
+            dir: out.to_owned(),
+        }));
+    }
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    write_atomically(&path, store::settings_text(&reference).as_bytes())?;
+    for (dir, folder) in dirs.iter().zip(&folders) {
+        for (name, _) in &folder.pairings {
+            copy_tree(
+                &dir.join("pairings").join(name),
+                &out.join("pairings").join(name),
+            )?;
+        }
+    }
+    let merged = read_ladder(out)?;
+    let present: std::collections::BTreeSet<usize> = merged
+        .pairings
+        .iter()
+        .filter_map(|(name, _)| name.split('-').next()?.parse().ok())
+        .collect();
+    let missing = (1..=merged.planned)
+        .filter(|k| !present.contains(k))
+        .collect();
+    let standing = summarize(out, &merged, anchor)?;
+    Ok((standing, missing))
 }
 
 /// The ladder folder's ratings file, for messages.

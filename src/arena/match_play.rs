@@ -27,6 +27,7 @@ use super::gtp::{EngineError, EngineProcess};
 use super::referee::{GoReferee, LossKind, Outcome, Referee, Seat, Turn};
 use super::sprt::{self, SprtSpec};
 use super::store::{GameResult, ResultStore, StoreError, Winner};
+use super::time_control::{GRACE, PlayerClock, TimeControl};
 use crate::abalone::position::StartPosition;
 use crate::abalone::referee::AbaloneReferee;
 use crate::abalone::rules::EndRules;
@@ -264,6 +265,8 @@ pub struct MatchSettings {
     pub sprt: Option<SprtSpec>,
     /// Put before every progress line (the ladder names the pairing).
     pub label: String,
+    /// The game clocks (`--time-control`): told to the engines, charged, loss on time.
+    pub time_control: TimeControl,
 }
 
 impl MatchSettings {
@@ -294,6 +297,10 @@ impl MatchSettings {
         }
         if let Some(spec) = &self.sprt {
             settings.push(("sprt".to_owned(), spec.to_string()));
+        }
+        // Only a clock is written, so matches without one resume unchanged.
+        if !self.time_control.is_none() {
+            settings.push(("time_control".to_owned(), self.time_control.to_string()));
         }
         for (index, bot) in self.bots.iter().enumerate() {
             let key = format!("bot{}", index + 1);
@@ -442,8 +449,19 @@ impl Fault {
 
 /// How one attempt at a game ended.
 enum Ending {
-    Finished { outcome: Outcome, reason: String },
-    Illegal { seat: Seat, detail: String },
+    Finished {
+        outcome: Outcome,
+        reason: String,
+    },
+    Illegal {
+        seat: Seat,
+        detail: String,
+    },
+    /// `seat`'s clock ran out.
+    Time {
+        seat: Seat,
+        detail: String,
+    },
     Failed(Fault),
 }
 
@@ -625,13 +643,17 @@ async fn play_game(
             Ok(referee) => referee,
             Err(message) => unreachable!("checked before the match: {message}"),
         };
-        let (referee, ending) = play_once(settings, referee, seat_bots, seed, logs).await;
+        let (referee, ending, used) = play_once(settings, referee, seat_bots, seed, logs).await;
         let name = |seat: Seat| settings.bots[seat_bots[seat.index()]].name.clone();
         let (outcome, reason) = match ending {
             Ending::Finished { outcome, reason } => (Some(outcome), reason),
             Ending::Illegal { seat, detail } => (
                 Some(referee.loss_of(seat, LossKind::Forfeit)),
                 format!("illegal move by {}: {detail}", name(seat)),
+            ),
+            Ending::Time { seat, detail } => (
+                Some(referee.loss_of(seat, LossKind::Time)),
+                format!("loss on time by {}: {detail}", name(seat)),
             ),
             Ending::Failed(fault) if attempt < attempts => {
                 recovered.push(format!("{} of {}", fault.kind, name(fault.seat)));
@@ -664,8 +686,16 @@ async fn play_game(
             ),
             None => ("void".to_owned(), Winner::Void),
         };
+        let clock = if settings.time_control.is_none() {
+            String::new()
+        } else {
+            format!(
+                "; time control {}, thinking time {:.2} s and {:.2} s",
+                settings.time_control, used[0], used[1]
+            )
+        };
         let comment = format!(
-            "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}",
+            "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}",
             index + 1,
             index / 2 + 1,
             settings.seed
@@ -698,7 +728,7 @@ async fn play_once(
     seat_bots: [usize; 2],
     seed: u64,
     logs: &[PathBuf; 2],
-) -> (Box<dyn Referee>, Ending) {
+) -> (Box<dyn Referee>, Ending, [f64; 2]) {
     let spawn = |seat: Seat| -> Result<EngineProcess, Fault> {
         let bot_index = seat_bots[seat.index()];
         let engine_seed = derive_seed(seed, 1 + seat.index() as u64);
@@ -714,19 +744,29 @@ async fn play_once(
     };
     let first = match spawn(Seat::First) {
         Ok(engine) => engine,
-        Err(fault) => return (referee, Ending::Failed(fault)),
+        Err(fault) => return (referee, Ending::Failed(fault), [0.0; 2]),
     };
     let second = match spawn(Seat::Second) {
         Ok(engine) => engine,
         Err(fault) => {
             first.shutdown().await;
-            return (referee, Ending::Failed(fault));
+            return (referee, Ending::Failed(fault), [0.0; 2]);
         }
     };
     let mut engines = [first, second];
-    let ending = conduct(settings, referee.as_mut(), &mut engines, seat_bots).await;
+    let mut clocks = [PlayerClock::new(settings.time_control); 2];
+    let ending = conduct(
+        settings,
+        referee.as_mut(),
+        &mut engines,
+        seat_bots,
+        &mut clocks,
+    )
+    .await;
+    // An engine that lost on time may still be thinking: it is killed, not asked to quit.
     let faulty = match &ending {
         Ending::Failed(fault) => Some(fault.seat.index()),
+        Ending::Time { seat, .. } => Some(seat.index()),
         _ => None,
     };
     for (index, engine) in engines.into_iter().enumerate() {
@@ -736,7 +776,7 @@ async fn play_once(
             engine.shutdown().await;
         }
     }
-    (referee, ending)
+    (referee, ending, clocks.map(|clock| clock.used))
 }
 
 /// Sets both engines up and plays the game out.
@@ -745,6 +785,7 @@ async fn conduct(
     referee: &mut dyn Referee,
     engines: &mut [EngineProcess; 2],
     seat_bots: [usize; 2],
+    clocks: &mut [PlayerClock; 2],
 ) -> Ending {
     /// Sends `command` to `seat`'s engine; an error answer is the engine's fault.
     async fn send(
@@ -772,6 +813,36 @@ async fn conduct(
             if let Err(fault) = send(engine, seat, &command, settings.start_timeout, "error").await
             {
                 return Ending::Failed(fault);
+            }
+        }
+        // The clock, to engines that take clock commands.
+        let control = settings.time_control;
+        if let (Some(command), Some(_)) = (control.settings_command(), referee.clock_side(seat)) {
+            let engine = &mut engines[seat.index()];
+            match engine.send(&command, settings.start_timeout).await {
+                Ok(Ok(_)) => {}
+                // Engines without `kgs-time_settings` (GNU Go) get byo-yomi as Canadian
+                // overtime of one stone a period, as KGS does.
+                Ok(Err(message)) => {
+                    let fallback = match control {
+                        TimeControl::Byoyomi { main, period, .. } => {
+                            format!("time_settings {main} {period} 1")
+                        }
+                        _ => {
+                            return Ending::Failed(Fault {
+                                seat,
+                                kind: "error",
+                                detail: format!("'{command}' failed: {message}"),
+                            });
+                        }
+                    };
+                    if let Err(fault) =
+                        send(engine, seat, &fallback, settings.start_timeout, "error").await
+                    {
+                        return Ending::Failed(fault);
+                    }
+                }
+                Err(error) => return Ending::Failed(Fault::of(seat, error)),
             }
         }
     }
@@ -809,11 +880,59 @@ async fn conduct(
         }
         let seat = referee.seat_to_move();
         let request = referee.move_request(seat);
-        let engine = &mut engines[seat.index()];
-        let answer = match send(engine, seat, &request, settings.move_timeout, "error").await {
-            Ok(answer) => answer,
-            Err(fault) => return Ending::Failed(fault),
+        let control = settings.time_control;
+        let clock = &mut clocks[seat.index()];
+        let timeout = if control.is_none() {
+            settings.move_timeout
+        } else {
+            // What the clock allows and the grace; a bit more so that a move answered
+            // right at the limit is judged by the clock, not by the read.
+            let available = clock.available(control).clamp(0.0, 31_536_000.0);
+            Duration::from_secs_f64(available) + GRACE + Duration::from_millis(100)
         };
+        if !control.is_none()
+            && let Some(side) = referee.clock_side(seat)
+        {
+            // GTP's time_left takes whole seconds (GNU Go refuses decimals): rounded down.
+            let (seconds, stones) = clock.time_left();
+            let command = format!("time_left {side} {} {stones}", seconds.floor() as u64);
+            let engine = &mut engines[seat.index()];
+            if let Err(fault) = send(engine, seat, &command, settings.move_timeout, "error").await {
+                return Ending::Failed(fault);
+            }
+        }
+        let engine = &mut engines[seat.index()];
+        let asked = Instant::now();
+        let sent = engine.send(&request, timeout).await;
+        let took = asked.elapsed().as_secs_f64();
+        let answer = match sent {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(message)) => {
+                return Ending::Failed(Fault {
+                    seat,
+                    kind: "error",
+                    detail: format!("'{request}' failed: {message}"),
+                });
+            }
+            Err(super::gtp::EngineError::Timeout { .. }) if !control.is_none() => {
+                let allowed = clock.available(control);
+                clock.used += took;
+                return Ending::Time {
+                    seat,
+                    detail: format!(
+                        "no answer to '{request}' within {:.2} s, {allowed:.2} s were left ({control})",
+                        took
+                    ),
+                };
+            }
+            Err(error) => return Ending::Failed(Fault::of(seat, error)),
+        };
+        if let Err(loss) = clocks[seat.index()].charge(control, took) {
+            return Ending::Time {
+                seat,
+                detail: format!("{loss} ({control})"),
+            };
+        }
         let forward = match referee.apply(seat, &answer) {
             Ok(Turn::Played { forward }) => forward,
             Ok(Turn::Resigned) => {

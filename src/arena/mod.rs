@@ -1,7 +1,8 @@
 //! The arena: bot definitions, a GTP controller with a timeout on every read,
 //! `hamle regress` (GNU Go's `.tst` suites) and `hamle match` (bot against bot, refereed
-//! by our own rules library, with durable, resumable results, SPRT), `hamle ladder` (round
-//! robin or gauntlet, maximum-likelihood Elo and a crosstable).
+//! by our own rules library, with durable, resumable results, SPRT, game clocks and loss on
+//! time), `hamle ladder` (round robin, gauntlet or Swiss, maximum-likelihood Elo, a
+//! crosstable and an HTML report; sharded runs merged).
 
 pub mod bots;
 pub mod cli;
@@ -11,5 +12,7 @@ pub mod match_play;
 pub mod rating;
 pub mod referee;
 pub mod regress;
+pub mod report;
 pub mod sprt;
 pub mod store;
+pub mod time_control;

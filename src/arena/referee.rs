@@ -90,6 +90,15 @@ pub trait Referee: Send {
     /// The result when `seat` loses outside the board (resignation, forfeit).
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome;
     fn moves_played(&self) -> usize;
+    /// The word naming `seat` in `time_left`, or `None` when the game's engines take no
+    /// clock commands (Tavla: the arena still keeps its clocks). Default: the side word of
+    /// the move request (`genmove black` → `black`).
+    fn clock_side(&self, seat: Seat) -> Option<String> {
+        self.move_request(seat)
+            .split_whitespace()
+            .nth(1)
+            .map(str::to_owned)
+    }
     /// The game record and its file extension, `result` included.
     fn record(
         &self,
@@ -105,6 +114,19 @@ pub enum LossKind {
     Resignation,
     /// Illegal move, crash, timeout, garbage: SGF's "forfeit".
     Forfeit,
+    /// The clock ran out (`--time-control`): SGF's "time".
+    Time,
+}
+
+impl LossKind {
+    /// The letter of results such as `W+R`, `B+F`, `B+T`.
+    pub fn letter(self) -> char {
+        match self {
+            LossKind::Resignation => 'R',
+            LossKind::Forfeit => 'F',
+            LossKind::Time => 'T',
+        }
+    }
 }
 
 /// Go, refereed by `hamle::go::game::Game`.
@@ -199,10 +221,7 @@ impl Referee for GoReferee {
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
         let winner = seat.other();
-        let suffix = match how {
-            LossKind::Resignation => 'R',
-            LossKind::Forfeit => 'F',
-        };
+        let suffix = how.letter();
         Outcome {
             winner: Some(winner),
             result: format!(

@@ -256,10 +256,7 @@ impl Referee for MangalaReferee {
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
         let winner = seat.other();
-        let suffix = match how {
-            LossKind::Resignation => 'R',
-            LossKind::Forfeit => 'F',
-        };
+        let suffix = how.letter();
         Outcome {
             winner: Some(winner),
             result: format!("{}+{suffix}", side_letter(MangalaReferee::side(winner))),

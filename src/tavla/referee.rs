@@ -283,14 +283,16 @@ impl Referee for TavlaReferee {
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
         let winner = seat.other();
-        let suffix = match how {
-            LossKind::Resignation => 'R',
-            LossKind::Forfeit => 'F',
-        };
+        let suffix = how.letter();
         Outcome {
             winner: Some(winner),
             result: format!("{}+{suffix}", letter(seat_side(winner))),
         }
+    }
+
+    /// Tavla engines have no clock commands: the arena keeps their clocks alone.
+    fn clock_side(&self, _seat: Seat) -> Option<String> {
+        None
     }
 
     fn moves_played(&self) -> usize {

@@ -1,0 +1,240 @@
+//! `hamle match --time-control`: engines told the clock manage it (nobody loses on time at
+//! a tiny clock and a huge node budget), a slow engine loses on time, the time control is
+//! part of the match's settings and of each record, Tavla's clocks are kept without
+//! clock commands.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hamle::arena::store::{GameResult, read_results};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-clock-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
+    dir
+}
+
+fn bot(dir: &Path, name: &str, game: &str, command: &[&str]) {
+    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+    let text = format!(
+        "name = \"{name}\"\ngame = \"{game}\"\ncommand = [{}]\nseed_arg = \"--seed\"\n",
+        command.join(", ")
+    );
+    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+}
+
+fn hamle_match(dir: &Path, args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg("match")
+        .arg("--bots")
+        .arg(dir.join("bots"))
+        .args(args)
+        .output()
+        .expect("run hamle match")
+}
+
+fn ok(output: &Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{text}");
+    text
+}
+
+fn results(out: &Path) -> Vec<GameResult> {
+    let mut results = read_results(&out.join("results.tsv")).expect("results");
+    results.sort_by_key(|r| r.game);
+    results
+}
+
+fn record(out: &Path, result: &GameResult) -> String {
+    std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
+}
+
+#[test]
+fn kulami_engines_manage_a_two_second_clock_and_a_slow_one_loses_on_time() {
+    let dir = scratch("kulami");
+    // A budget no move could finish: only the clock stops the search.
+    bot(
+        &dir,
+        "deep-a",
+        "kulami",
+        &["hamle", "kulami", "--nodes", "1000000000"],
+    );
+    bot(
+        &dir,
+        "deep-b",
+        "kulami",
+        &["hamle", "kulami", "--nodes", "1000000000"],
+    );
+    let out = dir.join("deep");
+    let out_text = out.to_str().expect("utf-8");
+    ok(&hamle_match(
+        &dir,
+        &[
+            "deep-a",
+            "deep-b",
+            "--games",
+            "2",
+            "--time-control",
+            "absolute:2",
+            "--quiet",
+            "--out",
+            out_text,
+        ],
+    ));
+    for result in results(&out) {
+        assert_eq!(result.reason, "score", "{result:?}");
+        assert!(result.moves > 20, "{result:?}");
+        assert!(!result.result.ends_with("+T"), "{result:?}");
+        let text = record(&out, &result);
+        assert!(
+            text.contains("time control absolute:2, thinking time"),
+            "{text}"
+        );
+    }
+    let settings = std::fs::read_to_string(out.join("match.txt")).expect("match.txt");
+    assert!(settings.contains("time_control = absolute:2"), "{settings}");
+    // --resume with another clock is refused, naming it.
+    let refused = hamle_match(
+        &dir,
+        &[
+            "deep-a",
+            "deep-b",
+            "--games",
+            "2",
+            "--time-control",
+            "absolute:3",
+            "--resume",
+            "--out",
+            out_text,
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("time_control"));
+
+    // An engine that sleeps a second a move from its second move on, at one second a game.
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
+    let fixture = fixture.display().to_string();
+    bot(
+        &dir,
+        "slow",
+        "kulami",
+        &[
+            "python3", &fixture, "slow", "2", "--", HAMLE, "kulami", "--nodes", "300",
+        ],
+    );
+    bot(
+        &dir,
+        "quick",
+        "kulami",
+        &["hamle", "kulami", "--nodes", "300"],
+    );
+    let out = dir.join("slow-match");
+    ok(&hamle_match(
+        &dir,
+        &[
+            "quick",
+            "slow",
+            "--games",
+            "2",
+            "--time-control",
+            "absolute:1",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    let expected = ["B+T", "R+T"];
+    for (result, expected) in results(&out).iter().zip(expected) {
+        assert_eq!(result.result, expected, "{result:?}");
+        assert_eq!(result.winner_name(), Some("quick"));
+        assert!(
+            result.reason.starts_with("loss on time by slow"),
+            "{result:?}"
+        );
+    }
+    // The same engine without a clock is merely slow.
+    let out = dir.join("no-clock");
+    ok(&hamle_match(
+        &dir,
+        &[
+            "quick",
+            "slow",
+            "--games",
+            "1",
+            "--max-moves",
+            "6",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    assert_eq!(results(&out)[0].reason, "move cap");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn go_byoyomi_and_tavla_clocks() {
+    let dir = scratch("go-tavla");
+    for name in ["go-a", "go-b"] {
+        bot(
+            &dir,
+            name,
+            "go",
+            &["hamle", "go", "--rules", "chinese", "--playouts", "0"],
+        );
+    }
+    let out = dir.join("go");
+    ok(&hamle_match(
+        &dir,
+        &[
+            "go-a",
+            "go-b",
+            "--games",
+            "2",
+            "--size",
+            "5",
+            "--time-control",
+            "byoyomi:0+0.5x2",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    for result in results(&out) {
+        assert!(!result.result.ends_with("+T"), "{result:?}");
+        assert!(record(&out, &result).contains("time control byoyomi:0+0.5x2"));
+    }
+    // Tavla engines get no clock commands; the arena keeps their clocks all the same.
+    for name in ["tavla-a", "tavla-b"] {
+        bot(&dir, name, "tavla", &["hamle", "tavla"]);
+    }
+    let out = dir.join("tavla");
+    ok(&hamle_match(
+        &dir,
+        &[
+            "tavla-a",
+            "tavla-b",
+            "--games",
+            "2",
+            "--points",
+            "0",
+            "--time-control",
+            "canadian:5+5/10",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    for result in results(&out) {
+        assert_eq!(result.reason, "score", "{result:?}");
+        assert!(record(&out, &result).contains("time control canadian:5+5/10"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

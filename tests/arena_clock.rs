@@ -187,7 +187,8 @@ fn go_byoyomi_and_tavla_clocks() {
             &dir,
             name,
             "go",
-            &["hamle", "go", "--rules", "chinese", "--playouts", "0"],
+            // A playout cap keeps each move far inside its period on a loaded machine.
+            &["hamle", "go", "--rules", "chinese", "--playouts", "300"],
         );
     }
     let out = dir.join("go");
@@ -201,7 +202,7 @@ fn go_byoyomi_and_tavla_clocks() {
             "--size",
             "5",
             "--time-control",
-            "byoyomi:0+0.5x2",
+            "byoyomi:0+1x2",
             "--quiet",
             "--out",
             out.to_str().expect("utf-8"),
@@ -209,7 +210,7 @@ fn go_byoyomi_and_tavla_clocks() {
     ));
     for result in results(&out) {
         assert!(!result.result.ends_with("+T"), "{result:?}");
-        assert!(record(&out, &result).contains("time control byoyomi:0+0.5x2"));
+        assert!(record(&out, &result).contains("time control byoyomi:0+1x2"));
     }
     // Tavla engines get no clock commands; the arena keeps their clocks all the same.
     for name in ["tavla-a", "tavla-b"] {

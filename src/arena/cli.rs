@@ -369,6 +369,11 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         Ok(found) => found,
         Err(message) => return fail(message),
     };
+    let mut bots = bots;
+    if args.format == super::ladder::Format::Swiss {
+        // The Kulami sheet's starting order: alphabetical by name.
+        bots.sort_by(|a, b| a.name.cmp(&b.name));
+    }
     let [first, second] = [bots[0].clone(), bots[1].clone()];
     let template = match match_settings(
         &args.options,

@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use super::bots::Bot;
-use super::match_play::{MatchError, MatchSettings, run_match};
+use super::match_play::{MatchError, MatchSettings, derive_seed, run_match};
 use super::rating::{Ratings, Tally};
 use super::report::{PairingResults, ReportContext, write_summary};
 pub use super::report::{RATINGS_FILE, REPORT_FILE};
@@ -96,6 +96,9 @@ pub fn pairings(format: Format, count: usize) -> Vec<(usize, usize)> {
         Format::Swiss => Vec::new(),
     }
 }
+
+/// Seed streams of the Swiss colour draw, apart from the games' own streams.
+const SWISS_COLOUR_STREAM: u64 = 1 << 40;
 
 /// One Swiss round: bots ranked by points so far (a bye counts as a won pairing), ties by
 /// the order given (the sheet's alphabetical starting order is the caller's); with an odd
@@ -286,6 +289,29 @@ impl Ladder {
                 let points: Vec<f64> = (0..n).map(|i| tally.total_points(i)).collect();
                 let bye_points = self.template.games as f64;
                 let (plan, bye) = swiss_round(&points, &byes, bye_points, &met);
+                // The sheet draws colours; the seed makes the draw reproducible. The bot
+                // listed first (on the left) plays first: black.
+                let plan: Vec<(usize, usize)> = plan
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (i, j))| {
+                        let stream = SWISS_COLOUR_STREAM + (round * n + k) as u64;
+                        if derive_seed(self.template.seed, stream) & 1 == 1 {
+                            (j, i)
+                        } else {
+                            (i, j)
+                        }
+                    })
+                    .collect();
+                let listing: Vec<String> = plan
+                    .iter()
+                    .map(|&(i, j)| format!("{} - {}", names[i], names[j]))
+                    .collect();
+                println!(
+                    "ladder: round {} pairings: {}",
+                    round + 1,
+                    listing.join(", ")
+                );
                 if let Some(bye) = bye {
                     byes[bye] += 1;
                     println!("ladder: round {}: {} has a bye", round + 1, names[bye]);

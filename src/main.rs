@@ -10,6 +10,7 @@ use hamle::go;
 use hamle::kulami;
 use hamle::mangala;
 use hamle::protocol;
+use hamle::tavla;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +33,8 @@ enum Commands {
     Kulami(KulamiArgs),
     /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
     Mangala(mangala::cli::MangalaArgs),
+    /// Tavla tools: `train` the net by self-play, `duel` two levels in-process.
+    Tavla(tavla::cli::TavlaToolArgs),
     /// Run GNU Go style `.tst` regression files against an engine (exit 0, 1 or 2).
     Regress(hamle::arena::cli::RegressArgs),
     /// Play two bots against each other, refereed by our rules; resumable results.
@@ -79,6 +82,12 @@ enum BenchGame {
         /// Nodes per position.
         #[arg(long, default_value_t = kulami::bench::DEFAULT_NODES)]
         nodes: u64,
+    },
+    /// Tavla: the net's play search over fixed positions; counts static evaluations.
+    Tavla {
+        /// Opponent rolls looked ahead (0, 1 or 2).
+        #[arg(long, default_value_t = tavla::bench::DEFAULT_PLIES)]
+        plies: u32,
     },
     /// Go: Monte Carlo search over fixed 9×9 and 19×19 positions.
     Go {
@@ -158,6 +167,7 @@ fn main() -> ExitCode {
             Err(error) => Err(io::Error::new(io::ErrorKind::InvalidInput, error)),
         },
         Commands::Mangala(args) => mangala::cli::run(args),
+        Commands::Tavla(args) => tavla::cli::run(args),
         Commands::Abalone(args) => abalone::cli::run(args),
         Commands::Perft {
             game: PerftGame::Abalone { depth, position },
@@ -171,6 +181,9 @@ fn main() -> ExitCode {
         Commands::Bench {
             game: BenchGame::Kulami { nodes },
         } => kulami::bench::run(nodes, &mut io::stdout().lock()),
+        Commands::Bench {
+            game: BenchGame::Tavla { plies },
+        } => tavla::bench::run(plies, &mut io::stdout().lock()),
         Commands::Bench {
             game: BenchGame::Go { playouts },
         } => go::bench::run(playouts, &mut io::stdout().lock()),

@@ -1,14 +1,23 @@
 //! Tavla (backgammon) by the Turkish tournament sheet (`../shared/RULES.md`): the board and
 //! its legal plays, dice from outside or from a seeded roller, the cube and match play,
-//! gnubg's Position and Match IDs, and move notation.
+//! gnubg's Position and Match IDs, and move notation; the player (pubeval, a self-trained
+//! net with a bear-off database, 0–2 ply search, Janowski cube decisions) and its tools.
 
+pub mod bearoff;
+pub mod bench;
 pub mod board;
+pub mod cli;
+pub mod cube;
 pub mod dice;
+pub mod eval;
 pub mod game;
 pub mod ids;
 pub mod moves;
+pub mod net;
 pub mod notation;
 pub mod player;
+pub mod pubeval;
+pub mod train;
 
 pub use board::{Board, BoardError, Side};
 pub use dice::{Dice, Roller};

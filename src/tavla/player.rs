@@ -261,3 +261,74 @@ fn exposed(board: &Board, side: Side, point: usize) -> bool {
     let their_point = 25 - point;
     (their_point + 1..=(their_point + 12).min(25)).any(|q| theirs[q - 1] > 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tavla::game::Phase;
+
+    fn state(board: Board) -> State {
+        State {
+            board,
+            phase: Phase::ToRoll(Side::White),
+            cube: 1,
+            cube_owner: None,
+            score: [0, 0],
+            crawford_game: false,
+            crawford_done: false,
+            games: 0,
+        }
+    }
+
+    fn bear_off(white: [u8; 6], black: [u8; 6]) -> Board {
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][..6].copy_from_slice(&white);
+        rows[1][..6].copy_from_slice(&black);
+        Board::from_rows(rows).expect("board")
+    }
+
+    #[test]
+    fn levels_parse_and_play_legally() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>(), Ok(level));
+            let mut player = Player::new(level);
+            let dice = Dice::new(3, 1).expect("dice");
+            let play = player.choose_play(&Board::start(), Side::White, dice);
+            let legal = legal_plays(&Board::start(), Side::White, dice);
+            assert!(legal.iter().any(|c| c.play == play), "{level}");
+        }
+        assert!("net3".parse::<Level>().is_err());
+        assert_eq!("net0".parse::<Level>(), Ok(Level::Net));
+    }
+
+    #[test]
+    fn net_cube_decisions() {
+        let mut player = Player::new(Level::Net);
+        // A huge lead in a bear-off (checkers off on both sides, no gammons): double, pass.
+        let board = bear_off([0, 2, 2, 0, 0, 0], [0, 0, 2, 3, 3, 3]);
+        let s = state(board);
+        assert!(player.should_double(&s, Side::White));
+        assert!(!player.should_take(&s, Side::Black));
+        // A close bear-off: no double, and a take.
+        let board = bear_off([0, 0, 2, 2, 2, 2], [0, 0, 2, 2, 2, 2]);
+        let s = state(board);
+        assert!(!player.should_double(&s, Side::White));
+        assert!(player.should_take(&s, Side::Black));
+        // The start: no double.
+        assert!(!player.should_double(&state(Board::start()), Side::White));
+        // No double in the Crawford game, whatever the position.
+        player.set_match_rules(MatchRules {
+            length: 5,
+            ..MatchRules::default()
+        });
+        let mut crawford = state(bear_off([0, 2, 2, 0, 0, 0], [0, 0, 2, 3, 3, 3]));
+        crawford.score = [4, 2];
+        crawford.crawford_game = true;
+        assert!(!player.should_double(&crawford, Side::White));
+        // The same race at 0-0 in a 5-point match: double, and the trailer passes.
+        crawford.score = [0, 0];
+        crawford.crawford_game = false;
+        assert!(player.should_double(&crawford, Side::White));
+        assert!(!player.should_take(&crawford, Side::Black));
+    }
+}

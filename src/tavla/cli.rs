@@ -10,6 +10,8 @@ use clap::{Args, Subcommand};
 use super::board::{Board, Side};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
+use super::ids::{parse_position_id, position_id};
+use super::moves::legal_plays;
 use super::net::Net;
 use super::player::{Level, Player};
 use super::train::{self, Options};
@@ -27,6 +29,18 @@ pub enum TavlaTool {
     /// Play two levels against each other: cubeless money games, each dice sequence twice
     /// with the colours swapped; prints points per game for the first with a 95% interval.
     Duel(DuelArgs),
+    /// A filter for outside referees: reads lines `POSITION_ID DIE DIE` (the side on roll as
+    /// gnubg's player 1) and writes the Position ID after the level's play.
+    Choose(ChooseArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ChooseArgs {
+    /// The level that plays.
+    pub level: Level,
+    /// Weights file for the net levels (default: the built-in weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -81,7 +95,33 @@ pub fn run(args: TavlaToolArgs) -> io::Result<()> {
     match args.tool {
         TavlaTool::Train(args) => run_train(&args, &mut io::stdout().lock()),
         TavlaTool::Duel(args) => run_duel(&args, &mut io::stdout().lock()),
+        TavlaTool::Choose(args) => run_choose(&args),
     }
+}
+
+fn run_choose(args: &ChooseArgs) -> io::Result<()> {
+    let mut player = player_for(args.level, &args.weights)?;
+    let mut out = io::stdout().lock();
+    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
+    for line in io::stdin().lines() {
+        let line = line?;
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [id, first, second] = fields[..] else {
+            return Err(invalid(format!("expected 'POSITION_ID DIE DIE': {line}")));
+        };
+        let side = Side::Black;
+        let board = parse_position_id(id, side).map_err(|e| invalid(e.to_string()))?;
+        let die = |text: &str| text.parse::<u8>().map_err(|e| invalid(e.to_string()));
+        let dice = Dice::new(die(first)?, die(second)?).map_err(invalid)?;
+        let play = player.choose_play(&board, side, dice);
+        let after = legal_plays(&board, side, dice)
+            .into_iter()
+            .find(|c| c.play == play)
+            .map_or(board, |c| c.after);
+        writeln!(out, "{}", position_id(&after, side))?;
+        out.flush()?;
+    }
+    Ok(())
 }
 
 fn load(path: &PathBuf) -> io::Result<Net> {
@@ -237,4 +277,29 @@ pub fn run_duel(args: &DuelArgs, out: &mut impl Write) -> io::Result<()> {
         r.backgammons,
         begun.elapsed().as_secs_f64()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirrored_duel_of_equals_is_even() {
+        let mut a = Player::new(Level::Pubeval);
+        let mut b = Player::new(Level::Pubeval);
+        let r = duel(&mut a, &mut b, 20, 3);
+        assert_eq!(r.games, 20);
+        assert_eq!(r.points, 0);
+        assert_eq!(r.interval, 0.0);
+    }
+
+    #[test]
+    fn duel_is_reproducible() {
+        let run = || {
+            let mut a = Player::new(Level::Net);
+            let mut b = Player::new(Level::Greedy);
+            duel(&mut a, &mut b, 10, 5)
+        };
+        assert_eq!(run(), run());
+    }
 }

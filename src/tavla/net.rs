@@ -197,13 +197,19 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The weights.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Net {
     /// One row of `HIDDEN` weights per input.
     w1: Vec<[f32; HIDDEN]>,
     b1: [f32; HIDDEN],
     w2: [[f32; HIDDEN]; OUTPUTS],
     b2: [f32; OUTPUTS],
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Net({INPUTS}x{HIDDEN}x{OUTPUTS})")
+    }
 }
 
 /// Hidden activations kept for a learning step.

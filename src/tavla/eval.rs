@@ -166,3 +166,45 @@ impl<'a> Evaluator<'a> {
 fn sort_best_first(ranked: &mut [(usize, Probs, f32)]) {
     ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finished_and_bear_off_positions() {
+        let mut evaluator = Evaluator::new(Net::builtin());
+        // White has borne everything off; black still has 15 with some in white's home.
+        let mut rows = [[0u8; 25]; 2];
+        rows[1][20] = 15;
+        let board = Board::from_rows(rows).expect("board");
+        assert_eq!(
+            evaluator.after_play(&board, Side::White, 2),
+            [1.0, 1.0, 1.0, 0.0, 0.0]
+        );
+        // A one-checker race at 1-ply: white (one on its 2-point) just moved; black, one on
+        // its 6-point, misses with 9 of 36 rolls, then white is sure to finish.
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][1] = 1;
+        rows[1][5] = 1;
+        let board = Board::from_rows(rows).expect("board");
+        for plies in 0..=2 {
+            let p = evaluator.after_play(&board, Side::White, plies);
+            assert!((p[0] - 0.25).abs() < 1e-5, "{plies}-ply: {p:?}");
+        }
+    }
+
+    #[test]
+    fn deeper_search_picks_a_legal_play() {
+        let mut evaluator = Evaluator::new(Net::builtin());
+        let board = Board::start();
+        let dice = Dice::new(6, 2).expect("dice");
+        let candidates = legal_plays(&board, Side::Black, dice);
+        for plies in 0..=2 {
+            let (index, probs) = evaluator.choose(&candidates, Side::Black, plies);
+            assert!(index < candidates.len());
+            assert!(probs[0] > 0.3 && probs[0] < 0.7, "{plies}-ply: {probs:?}");
+        }
+        assert!(evaluator.evaluations > 1000);
+    }
+}

@@ -33,7 +33,7 @@ enum Commands {
     Kulami(KulamiArgs),
     /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
     Mangala(mangala::cli::MangalaArgs),
-    /// Tavla tools: `train` the net by self-play, `duel` two levels in-process.
+    /// Tavla tools: `train` the net by self-play, `duel` two levels, `choose` (a filter).
     Tavla(tavla::cli::TavlaToolArgs),
     /// Run GNU Go style `.tst` regression files against an engine (exit 0, 1 or 2).
     Regress(hamle::arena::cli::RegressArgs),

@@ -33,7 +33,8 @@ enum Commands {
     Kulami(KulamiArgs),
     /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
     Mangala(mangala::cli::MangalaArgs),
-    /// Run the Tavla (backgammon) engine: GTP framing, UBGI, or gnubg's external player.
+    /// Run the Tavla (backgammon) engine: GTP framing, UBGI, or gnubg's external player;
+    /// `train` the net by self-play, `duel` two levels, `choose` (a filter).
     Tavla(tavla::cli::TavlaArgs),
     /// Run GNU Go style `.tst` regression files against an engine (exit 0, 1 or 2).
     Regress(hamle::arena::cli::RegressArgs),
@@ -84,6 +85,12 @@ enum BenchGame {
         /// Nodes per position.
         #[arg(long, default_value_t = kulami::bench::DEFAULT_NODES)]
         nodes: u64,
+    },
+    /// Tavla: the net's play search over fixed positions; counts static evaluations.
+    Tavla {
+        /// Opponent rolls looked ahead (0, 1 or 2).
+        #[arg(long, default_value_t = tavla::bench::DEFAULT_PLIES)]
+        plies: u32,
     },
     /// Go: Monte Carlo search over fixed 9×9 and 19×19 positions.
     Go {
@@ -187,6 +194,9 @@ fn main() -> ExitCode {
         Commands::Bench {
             game: BenchGame::Kulami { nodes },
         } => kulami::bench::run(nodes, &mut io::stdout().lock()),
+        Commands::Bench {
+            game: BenchGame::Tavla { plies },
+        } => tavla::bench::run(plies, &mut io::stdout().lock()),
         Commands::Bench {
             game: BenchGame::Go { playouts },
         } => go::bench::run(playouts, &mut io::stdout().lock()),

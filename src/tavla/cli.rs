@@ -18,13 +18,16 @@ pub enum Protocol {
 }
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct TavlaArgs {
+    #[command(subcommand)]
+    pub tool: Option<super::tools::TavlaTool>,
     /// Seed of the dice roller: the same seed gives the same dice and, with the same
     /// commands, the same games.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The player's level.
-    #[arg(long, default_value = "greedy")]
+    #[arg(long, default_value = "net2")]
     pub level: Level,
     /// Points to win the match; 0 is money play.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=32_767))]
@@ -63,6 +66,9 @@ impl TavlaArgs {
 }
 
 pub fn run(args: TavlaArgs) -> io::Result<()> {
+    if let Some(tool) = args.tool {
+        return super::tools::run(tool);
+    }
     if let Some(port) = args.listen {
         return super::external::listen(port, args.level);
     }

@@ -114,7 +114,8 @@ pub fn write_mat(game: &Game, names: [&str; 2]) -> Result<String, String> {
     for (number, record) in games.iter().enumerate() {
         out.push_str(&format!("\n Game {}\n", number + 1));
         let left = format!("{} : {}", names[0], record.score[0]);
-        out.push_str(&format!(" {left:<31}{} : {}\n", names[1], record.score[1]));
+        // Always a space between the columns, however long the left one runs.
+        out.push_str(&format!(" {left:<30} {} : {}\n", names[1], record.score[1]));
         let mut move_number = 0;
         for line in &record.lines {
             let prefix = if line.numbered {
@@ -125,7 +126,7 @@ pub fn write_mat(game: &Game, names: [&str; 2]) -> Result<String, String> {
             };
             let left = line.cells[0].as_deref().unwrap_or("");
             let text = match &line.cells[1] {
-                Some(right) => format!("{prefix}{left:<28}{right}"),
+                Some(right) => format!("{prefix}{left:<27} {right}"),
                 None => format!("{prefix}{left}"),
             };
             out.push_str(text.trim_end());
@@ -134,4 +135,69 @@ pub fn write_mat(game: &Game, names: [&str; 2]) -> Result<String, String> {
     }
     out.push('\n');
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tavla::game::{MatchRules, Phase};
+    use crate::tavla::notation::format_play;
+    use crate::tavla::{Game, Roller};
+
+    /// A 5-point match whose plays are always the longest to spell, so that the left column
+    /// overflows now and then.
+    fn long_match(seed: u64) -> Game {
+        let mut game = Game::new(MatchRules {
+            length: 5,
+            ..MatchRules::default()
+        });
+        let mut roller = Roller::new(seed);
+        while game.match_winner().is_none() {
+            match game.phase() {
+                Phase::Opening | Phase::Over(_) => {
+                    let (white, black) = roller.opening();
+                    game.start_game(white, black).expect("opening");
+                }
+                Phase::ToRoll(side) => game.roll(side, roller.roll()).expect("roll"),
+                Phase::Doubled { by } => game.take(by.other()).expect("take"),
+                Phase::ToPlay { side, .. } => {
+                    let (_, _, legal) = game.legal().expect("legal");
+                    let board = *game.board();
+                    let longest = legal
+                        .iter()
+                        .max_by_key(|c| format_play(&board, side, &c.play).len())
+                        .map(|c| c.play)
+                        .expect("a play");
+                    game.play(side, longest).expect("play");
+                }
+            }
+        }
+        game
+    }
+
+    #[test]
+    fn columns_stay_apart_however_long_a_play_is() {
+        let mut overflowed = 0;
+        for seed in 0..10 {
+            let text = write_mat(&long_match(seed), ["white", "black"]).expect("record");
+            for line in text.lines() {
+                let bytes = line.as_bytes();
+                for i in 1..bytes.len().saturating_sub(2) {
+                    // A roll `dd:` always starts a word.
+                    let roll = bytes[i].is_ascii_digit()
+                        && bytes[i + 1].is_ascii_digit()
+                        && bytes[i + 2] == b':';
+                    if roll {
+                        assert_eq!(bytes[i - 1], b' ', "glued columns: {line}");
+                        // The right column starts past the left one's 28 characters.
+                        overflowed += usize::from(i > 5 + 28);
+                    }
+                }
+            }
+        }
+        assert!(
+            overflowed > 0,
+            "no left column overflowed: nothing was tested"
+        );
+    }
 }

@@ -1,0 +1,460 @@
+//! The neural evaluator: one hidden layer of sigmoids over Tesauro-style inputs and a few
+//! hand-made features, five sigmoid outputs for the side on roll: win, win a gammon (or
+//! more), win a backgammon, lose a gammon (or more), lose a backgammon.
+//!
+//! Inputs are sparse (a few dozen of the 210 are non-zero), so the forward pass sums the
+//! weight rows of the non-zero inputs. Everything lives in fixed-size arrays: evaluating
+//! allocates nothing.
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use super::board::{BAR, Board, Side};
+
+/// Hidden units.
+pub const HIDDEN: usize = 80;
+/// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
+pub const OUTPUTS: usize = 5;
+/// Per side: 4 units for each of 24 points, the bar, borne-off checkers.
+const PER_SIDE: usize = 24 * 4 + 2;
+/// Hand-made features after the two sides' raw inputs.
+const FEATURES: usize = 12;
+/// Input units.
+pub const INPUTS: usize = 2 * PER_SIDE + FEATURES;
+
+/// The probabilities of one position for the side on roll.
+pub type Probs = [f32; OUTPUTS];
+
+/// The header of a weights file: magic, then inputs, hidden and outputs as u32 LE.
+const MAGIC: &[u8; 4] = b"HTN1";
+
+/// The non-zero inputs of a position.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    index: [u16; INPUTS],
+    value: [f32; INPUTS],
+    len: usize,
+}
+
+impl Default for Inputs {
+    fn default() -> Inputs {
+        Inputs {
+            index: [0; INPUTS],
+            value: [0.0; INPUTS],
+            len: 0,
+        }
+    }
+}
+
+impl Inputs {
+    fn push(&mut self, index: usize, value: f32) {
+        if value != 0.0 {
+            self.index[self.len] = index as u16;
+            self.value[self.len] = value;
+            self.len += 1;
+        }
+    }
+
+    /// The dense input vector (for tests and inspection).
+    pub fn dense(&self) -> Vec<f32> {
+        let mut out = vec![0.0; INPUTS];
+        for k in 0..self.len {
+            out[usize::from(self.index[k])] = self.value[k];
+        }
+        out
+    }
+
+    /// Encodes `board` seen by `on_roll`, the side about to roll.
+    pub fn encode(board: &Board, on_roll: Side) -> Inputs {
+        let mut inputs = Inputs::default();
+        for (s, side) in [on_roll, on_roll.other()].into_iter().enumerate() {
+            let base = s * PER_SIDE;
+            let row = board.row(side);
+            for (point, &n) in row[..24].iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let at = base + point * 4;
+                inputs.push(at, if n == 1 { 1.0 } else { 0.0 });
+                inputs.push(at + 1, if n >= 2 { 1.0 } else { 0.0 });
+                inputs.push(at + 2, if n >= 3 { 1.0 } else { 0.0 });
+                inputs.push(at + 3, if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 });
+            }
+            inputs.push(base + 96, f32::from(row[BAR]) / 2.0);
+            inputs.push(base + 97, f32::from(board.borne_off(side)) / 15.0);
+        }
+        let f = 2 * PER_SIDE;
+        let race = board.is_race();
+        let me = on_roll;
+        let them = on_roll.other();
+        let (my_pips, their_pips) = (board.pip_count(me) as f32, board.pip_count(them) as f32);
+        inputs.push(f, if race { 1.0 } else { 0.0 });
+        inputs.push(f + 1, my_pips / 100.0);
+        inputs.push(f + 2, their_pips / 100.0);
+        inputs.push(f + 3, ((their_pips - my_pips) / 40.0).clamp(-2.0, 2.0));
+        if !race {
+            inputs.push(f + 4, f32::from(shots(board, me)) / 36.0);
+            inputs.push(f + 5, f32::from(shots(board, them)) / 36.0);
+        }
+        inputs.push(f + 6, f32::from(prime(board.row(me))) / 6.0);
+        inputs.push(f + 7, f32::from(prime(board.row(them))) / 6.0);
+        inputs.push(f + 8, f32::from(home_points(board.row(me))) / 6.0);
+        inputs.push(f + 9, f32::from(home_points(board.row(them))) / 6.0);
+        inputs.push(f + 10, f32::from(back_checkers(board.row(me))) / 15.0);
+        inputs.push(f + 11, f32::from(back_checkers(board.row(them))) / 15.0);
+        inputs
+    }
+}
+
+/// Longest run of points 1–24 holding two or more of a side's checkers.
+fn prime(row: &[u8; 25]) -> u8 {
+    let (mut best, mut run) = (0u8, 0u8);
+    for &n in &row[..24] {
+        run = if n >= 2 { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+fn home_points(row: &[u8; 25]) -> u8 {
+    row[..6].iter().filter(|&&n| n >= 2).count() as u8
+}
+
+/// Checkers in the opponent's home board or on the bar.
+fn back_checkers(row: &[u8; 25]) -> u8 {
+    row[18..].iter().sum()
+}
+
+/// Of the 36 rolls, how many let `side` hit a blot of the other side (direct or combined
+/// shots, intermediate points must be open; a side on the bar shoots only from the bar).
+pub fn shots(board: &Board, side: Side) -> u8 {
+    let mine = board.row(side);
+    let theirs = board.row(side.other());
+    // Bits over `side`'s points 1..=24: an opposing blot there, or a block (two or more).
+    let (mut blots, mut blocks) = (0u32, 0u32);
+    for point in 1..=24usize {
+        match theirs[24 - point] {
+            0 => {}
+            1 => blots |= 1 << point,
+            _ => blocks |= 1 << point,
+        }
+    }
+    if blots == 0 {
+        return 0;
+    }
+    let mut from_points = [0u8; 25];
+    let mut count = 0;
+    if mine[BAR] > 0 {
+        from_points[0] = 25;
+        count = 1;
+    } else {
+        for point in (1..=24u8).rev() {
+            if mine[usize::from(point) - 1] > 0 {
+                from_points[count] = point;
+                count += 1;
+            }
+        }
+    }
+    let from_points = &from_points[..count];
+    let lands = |to: i32, mask: u32| to >= 1 && mask & (1 << to) != 0;
+    let mut total = 0u8;
+    for high in 1..=6i32 {
+        for low in 1..=high {
+            let hit = from_points.iter().any(|&f| {
+                let f = i32::from(f);
+                if high == low {
+                    let mut at = f;
+                    for _ in 0..4 {
+                        at -= high;
+                        if at < 1 || lands(at, blocks) {
+                            return false;
+                        }
+                        if lands(at, blots) {
+                            return true;
+                        }
+                    }
+                    false
+                } else {
+                    lands(f - high, blots)
+                        || lands(f - low, blots)
+                        || (lands(f - high - low, blots)
+                            && (!lands(f - high, blocks) || !lands(f - low, blocks))
+                            && f - high >= 1
+                            && f - low >= 1)
+                }
+            });
+            if hit {
+                total += if high == low { 1 } else { 2 };
+            }
+        }
+    }
+    total
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The weights.
+#[derive(Clone, PartialEq)]
+pub struct Net {
+    /// One row of `HIDDEN` weights per input.
+    w1: Vec<[f32; HIDDEN]>,
+    b1: [f32; HIDDEN],
+    w2: [[f32; HIDDEN]; OUTPUTS],
+    b2: [f32; OUTPUTS],
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Net({INPUTS}x{HIDDEN}x{OUTPUTS})")
+    }
+}
+
+/// Hidden activations kept for a learning step.
+pub struct Activations {
+    hidden: [f32; HIDDEN],
+    out: Probs,
+}
+
+impl Net {
+    /// Small seeded random weights: the start of training.
+    pub fn random(seed: u64) -> Net {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut uniform = |scale: f32| {
+            let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+            (unit * 2.0 - 1.0) * scale
+        };
+        let mut w1 = vec![[0.0; HIDDEN]; INPUTS];
+        for row in &mut w1 {
+            for w in row.iter_mut() {
+                *w = uniform(0.1);
+            }
+        }
+        let mut w2 = [[0.0; HIDDEN]; OUTPUTS];
+        for row in &mut w2 {
+            for w in row.iter_mut() {
+                *w = uniform(0.1);
+            }
+        }
+        Net {
+            w1,
+            b1: [0.0; HIDDEN],
+            w2,
+            b2: [0.0; OUTPUTS],
+        }
+    }
+
+    /// The built-in weights, trained by `hamle tavla train` (see `PLAYER.md`).
+    pub fn builtin() -> &'static Net {
+        static NET: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
+        NET.get_or_init(|| {
+            Net::from_bytes(include_bytes!("weights/net.bin")).expect("built-in weights")
+        })
+    }
+
+    fn activate(&self, inputs: &Inputs) -> Activations {
+        let mut hidden = self.b1;
+        for k in 0..inputs.len {
+            let row = &self.w1[usize::from(inputs.index[k])];
+            let v = inputs.value[k];
+            for (h, w) in hidden.iter_mut().zip(row) {
+                *h += v * w;
+            }
+        }
+        for h in &mut hidden {
+            *h = sigmoid(*h);
+        }
+        let mut out = [0.0; OUTPUTS];
+        for (o, (row, b)) in out.iter_mut().zip(self.w2.iter().zip(&self.b2)) {
+            let sum: f32 = row.iter().zip(&hidden).map(|(w, h)| w * h).sum();
+            *o = sigmoid(sum + b);
+        }
+        Activations { hidden, out }
+    }
+
+    /// The raw outputs for `inputs`.
+    pub fn forward(&self, inputs: &Inputs) -> Probs {
+        self.activate(inputs).out
+    }
+
+    /// The five probabilities of `board` for `on_roll`, made consistent (a gammon is never
+    /// likelier than a win, a backgammon than a gammon).
+    pub fn evaluate(&self, board: &Board, on_roll: Side) -> Probs {
+        consistent(self.forward(&Inputs::encode(board, on_roll)))
+    }
+
+    /// One gradient step of the outputs for `inputs` towards `target` (cross-entropy loss);
+    /// returns the outputs before the step.
+    pub fn learn(&mut self, inputs: &Inputs, target: &Probs, rate: f32) -> Probs {
+        let act = self.activate(inputs);
+        let delta: Probs = std::array::from_fn(|k| target[k] - act.out[k]);
+        let mut grad = [0.0f32; HIDDEN];
+        for (j, g) in grad.iter_mut().enumerate() {
+            let back: f32 = (0..OUTPUTS).map(|k| delta[k] * self.w2[k][j]).sum();
+            let h = act.hidden[j];
+            *g = back * h * (1.0 - h) * rate;
+        }
+        for ((row, b), d) in self.w2.iter_mut().zip(&mut self.b2).zip(&delta) {
+            let step = rate * d;
+            for (w, h) in row.iter_mut().zip(&act.hidden) {
+                *w += step * h;
+            }
+            *b += step;
+        }
+        for k in 0..inputs.len {
+            let row = &mut self.w1[usize::from(inputs.index[k])];
+            let v = inputs.value[k];
+            for (w, g) in row.iter_mut().zip(&grad) {
+                *w += v * g;
+            }
+        }
+        for (b, g) in self.b1.iter_mut().zip(&grad) {
+            *b += g;
+        }
+        act.out
+    }
+
+    /// The weights as a file: header then every weight as f32 LE (w1 by input, b1, w2 by
+    /// output, b2).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + 4 * (INPUTS * HIDDEN + HIDDEN + OUTPUTS * HIDDEN));
+        out.extend_from_slice(MAGIC);
+        for n in [INPUTS, HIDDEN, OUTPUTS] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        let all = self
+            .w1
+            .iter()
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten())
+            .chain(&self.b2);
+        for w in all {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+        if bytes.len() < 16 || &bytes[..4] != MAGIC {
+            return Err("not a hamle Tavla weights file".into());
+        }
+        let dim = |k: usize| u32::from_le_bytes(bytes[4 + 4 * k..8 + 4 * k].try_into().unwrap());
+        let dims = [dim(0), dim(1), dim(2)].map(|d| d as usize);
+        if dims != [INPUTS, HIDDEN, OUTPUTS] {
+            return Err(format!(
+                "weights are {dims:?}, this build wants {:?}",
+                [INPUTS, HIDDEN, OUTPUTS]
+            ));
+        }
+        let count = INPUTS * HIDDEN + HIDDEN + OUTPUTS * HIDDEN + OUTPUTS;
+        if bytes.len() != 16 + 4 * count {
+            return Err(format!("weights file has {} bytes", bytes.len()));
+        }
+        let mut values = bytes[16..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut net = Net {
+            w1: vec![[0.0; HIDDEN]; INPUTS],
+            b1: [0.0; HIDDEN],
+            w2: [[0.0; HIDDEN]; OUTPUTS],
+            b2: [0.0; OUTPUTS],
+        };
+        let slots = net
+            .w1
+            .iter_mut()
+            .flatten()
+            .chain(&mut net.b1)
+            .chain(net.w2.iter_mut().flatten())
+            .chain(&mut net.b2);
+        for (slot, value) in slots.zip(&mut values) {
+            *slot = value;
+        }
+        Ok(net)
+    }
+}
+
+/// `p` clipped so that backgammon <= gammon <= win (and the same for losses).
+pub fn consistent(mut p: Probs) -> Probs {
+    p[0] = p[0].clamp(0.0, 1.0);
+    p[1] = p[1].min(p[0]);
+    p[2] = p[2].min(p[1]);
+    p[3] = p[3].min(1.0 - p[0]);
+    p[4] = p[4].min(p[3]);
+    p
+}
+
+/// The same probabilities for the other side.
+pub fn invert(p: &Probs) -> Probs {
+    [1.0 - p[0], p[3], p[4], p[1], p[2]]
+}
+
+/// Cubeless money equity of `p` for its side.
+pub fn equity(p: &Probs) -> f32 {
+    2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forward_shape_and_determinism() {
+        let net = Net::random(7);
+        let board = Board::start();
+        let inputs = Inputs::encode(&board, Side::White);
+        assert_eq!(inputs.dense().len(), INPUTS);
+        let a = net.forward(&inputs);
+        let b = net.forward(&inputs);
+        assert_eq!(a, b);
+        assert!(a.iter().all(|p| (0.0..=1.0).contains(p)));
+        assert_eq!(Net::random(7), net);
+        assert_ne!(Net::random(8), net);
+        // The start is symmetric: both sides see the same inputs.
+        assert_eq!(Inputs::encode(&board, Side::Black).dense(), inputs.dense());
+    }
+
+    #[test]
+    fn weights_round_trip() {
+        let net = Net::random(3);
+        let bytes = net.to_bytes();
+        assert_eq!(Net::from_bytes(&bytes).expect("parse"), net);
+        assert!(Net::from_bytes(&bytes[..100]).is_err());
+        assert!(bytes.len() < 200_000);
+    }
+
+    #[test]
+    fn learning_moves_outputs_towards_target() {
+        let mut net = Net::random(5);
+        let inputs = Inputs::encode(&Board::start(), Side::White);
+        let target = [1.0, 0.0, 0.0, 0.0, 0.0];
+        let before = net.forward(&inputs);
+        for _ in 0..50 {
+            net.learn(&inputs, &target, 0.1);
+        }
+        let after = net.forward(&inputs);
+        assert!(after[0] > before[0]);
+        assert!(after[3] < before[3]);
+    }
+
+    #[test]
+    fn shot_counts() {
+        // White's point on its 8; a black blot on white's 5-point (black's 20).
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][7] = 2;
+        rows[1][19] = 1;
+        let board = Board::from_rows(rows).expect("board");
+        // A 3 to hit: 11 rolls with a 3, plus 1-2, 2-1, 1-1: 14.
+        assert_eq!(shots(&board, Side::White), 14);
+        assert_eq!(shots(&board, Side::Black), 0);
+    }
+
+    #[test]
+    fn builtin_weights_load() {
+        let net = Net::builtin();
+        let p = net.evaluate(&Board::start(), Side::White);
+        assert!(p[0] > 0.3 && p[0] < 0.7, "{p:?}");
+    }
+}

@@ -1,0 +1,299 @@
+//! `hamle tavla` tools: `train` (self-play TD(λ) for the net's weights), `duel` (two
+//! levels in-process, cubeless money, mirrored dice) and `choose` (a filter).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+
+use super::board::{Board, Side};
+use super::dice::{Dice, Roller};
+use super::game::WinKind;
+use super::ids::{parse_position_id, position_id};
+use super::moves::legal_plays;
+use super::net::Net;
+use super::player::{Level, Player};
+use super::train::{self, Options};
+
+#[derive(Subcommand, Debug)]
+pub enum TavlaTool {
+    /// Train the net by self-play TD(λ) and write its weights.
+    Train(TrainArgs),
+    /// Play two levels against each other: cubeless money games, each dice sequence twice
+    /// with the colours swapped; prints points per game for the first with a 95% interval.
+    Duel(DuelArgs),
+    /// A filter for outside referees: reads lines `POSITION_ID DIE DIE` (the side on roll as
+    /// gnubg's player 1) and writes the Position ID after the level's play.
+    Choose(ChooseArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ChooseArgs {
+    /// The level that plays.
+    pub level: Level,
+    /// Weights file for the net levels (default: the built-in weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Self-play games.
+    #[arg(long, default_value_t = 100_000)]
+    pub games: u64,
+    /// Seed of the initial weights and of the dice: the same seed gives the same weights.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the weights.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Start from these weights instead of random ones.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// TD(λ) trace decay.
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// Initial learning rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub rate: f32,
+    /// Games over which the learning rate halves (rate / (1 + games / decay)).
+    #[arg(long, default_value_t = 100_000.0)]
+    pub decay: f32,
+    /// Write the weights every this many games as well (0: only at the end).
+    #[arg(long, default_value_t = 10_000)]
+    pub checkpoint: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct DuelArgs {
+    /// The first level (greedy, pubeval, net, net1, net2).
+    pub first: Level,
+    /// The second level.
+    pub second: Level,
+    /// Games (rounded up to an even number: pairs with the same dice).
+    #[arg(long, default_value_t = 2_000)]
+    pub games: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Weights file for the first player's net levels (default: the built-in weights).
+    #[arg(long)]
+    pub weights_first: Option<PathBuf>,
+    /// Weights file for the second player's net levels.
+    #[arg(long)]
+    pub weights_second: Option<PathBuf>,
+}
+
+/// Runs a tool.
+pub fn run(tool: TavlaTool) -> io::Result<()> {
+    match tool {
+        TavlaTool::Train(args) => run_train(&args, &mut io::stdout().lock()),
+        TavlaTool::Duel(args) => run_duel(&args, &mut io::stdout().lock()),
+        TavlaTool::Choose(args) => run_choose(&args),
+    }
+}
+
+fn run_choose(args: &ChooseArgs) -> io::Result<()> {
+    let mut player = player_for(args.level, &args.weights)?;
+    let mut out = io::stdout().lock();
+    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
+    for line in io::stdin().lines() {
+        let line = line?;
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [id, first, second] = fields[..] else {
+            return Err(invalid(format!("expected 'POSITION_ID DIE DIE': {line}")));
+        };
+        let side = Side::Black;
+        let board = parse_position_id(id, side).map_err(|e| invalid(e.to_string()))?;
+        let die = |text: &str| text.parse::<u8>().map_err(|e| invalid(e.to_string()));
+        let dice = Dice::new(die(first)?, die(second)?).map_err(invalid)?;
+        let play = player.choose_play(&board, side, dice);
+        let after = legal_plays(&board, side, dice)
+            .into_iter()
+            .find(|c| c.play == play)
+            .map_or(board, |c| c.after);
+        writeln!(out, "{}", position_id(&after, side))?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn load(path: &PathBuf) -> io::Result<Net> {
+    let bytes = std::fs::read(path)?;
+    Net::from_bytes(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
+    let options = Options {
+        games: args.games,
+        seed: args.seed,
+        lambda: args.lambda,
+        rate: args.rate,
+        decay: args.decay,
+    };
+    let start = args.start.as_ref().map(load).transpose()?;
+    let begun = Instant::now();
+    let mut failure = None;
+    let net = train::train(&options, start, |games, net| {
+        if games % 1000 == 0 {
+            eprintln!("{games} games, {:.0} s", begun.elapsed().as_secs_f64());
+        }
+        let due = args.checkpoint > 0 && games % args.checkpoint == 0 && games < options.games;
+        if due && let Err(e) = std::fs::write(&args.out, net.to_bytes()) {
+            failure = Some(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    std::fs::write(&args.out, net.to_bytes())?;
+    writeln!(
+        out,
+        "trained {} games (seed {}) in {:.1} s; weights in {}",
+        args.games,
+        args.seed,
+        begun.elapsed().as_secs_f64(),
+        args.out.display()
+    )
+}
+
+/// What a duel found, from the first player's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DuelResult {
+    pub games: u64,
+    pub points: i64,
+    pub wins: u64,
+    pub gammons: u64,
+    pub backgammons: u64,
+    /// Points per game and the half-width of its 95% interval.
+    pub ppg: f64,
+    pub interval: f64,
+}
+
+/// Plays `games` (rounded up to even) cubeless money games between two players, each dice
+/// sequence twice with the colours swapped. The interval is over the pairs, which share
+/// their dice.
+pub fn duel(first: &mut Player, second: &mut Player, games: u64, seed: u64) -> DuelResult {
+    let pairs = games.div_ceil(2);
+    let mut result = DuelResult::default();
+    let (mut sum, mut sum_sq) = (0f64, 0f64);
+    for pair in 0..pairs {
+        let pair_seed = seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(pair.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut pair_points = 0i64;
+        for swap in [false, true] {
+            let mut roller = Roller::new(pair_seed);
+            let (first_side, points, kind) = if swap {
+                let (winner, kind) = play_game(second, first, &mut roller);
+                (Side::Black, winner, kind)
+            } else {
+                let (winner, kind) = play_game(first, second, &mut roller);
+                (Side::White, winner, kind)
+            };
+            let value = kind.points() as i64;
+            let signed = if points == first_side { value } else { -value };
+            if signed > 0 {
+                result.wins += 1;
+            }
+            match kind {
+                WinKind::Gammon => result.gammons += 1,
+                WinKind::Backgammon => result.backgammons += 1,
+                WinKind::Single => {}
+            }
+            pair_points += signed;
+            result.games += 1;
+            result.points += signed;
+        }
+        let mean = pair_points as f64 / 2.0;
+        sum += mean;
+        sum_sq += mean * mean;
+    }
+    let n = pairs as f64;
+    result.ppg = sum / n;
+    let variance = if pairs > 1 {
+        (sum_sq - sum * sum / n) / (n - 1.0)
+    } else {
+        0.0
+    };
+    result.interval = 1.96 * (variance / n).sqrt();
+    result
+}
+
+/// One game, `white` against `black`, dice from `roller`: the winner and how.
+pub fn play_game(white: &mut Player, black: &mut Player, roller: &mut Roller) -> (Side, WinKind) {
+    let mut board = Board::start();
+    let (w, b) = roller.opening();
+    let mut side = if w > b { Side::White } else { Side::Black };
+    let mut dice = Dice::new(w, b).expect("dice");
+    loop {
+        let player = if side == Side::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let play = player.choose_play(&board, side, dice);
+        for step in play.steps() {
+            board.step(side, usize::from(step.from), usize::from(step.to));
+        }
+        if board.on_board(side) == 0 {
+            return (side, WinKind::of(&board, side));
+        }
+        side = side.other();
+        dice = roller.roll();
+    }
+}
+
+fn player_for(level: Level, weights: &Option<PathBuf>) -> io::Result<Player> {
+    Ok(match weights {
+        Some(path) => Player::with_net(level, Box::leak(Box::new(load(path)?))),
+        None => Player::new(level),
+    })
+}
+
+pub fn run_duel(args: &DuelArgs, out: &mut impl Write) -> io::Result<()> {
+    let mut first = player_for(args.first, &args.weights_first)?;
+    let mut second = player_for(args.second, &args.weights_second)?;
+    let begun = Instant::now();
+    let r = duel(&mut first, &mut second, args.games, args.seed);
+    writeln!(
+        out,
+        "{} vs {}: {} games (seed {}), {:+.3} ppg ± {:.3} (95%), {} wins ({:.1}%), {} gammons, {} backgammons, {:.1} s",
+        args.first,
+        args.second,
+        r.games,
+        args.seed,
+        r.ppg,
+        r.interval,
+        r.wins,
+        100.0 * r.wins as f64 / r.games as f64,
+        r.gammons,
+        r.backgammons,
+        begun.elapsed().as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirrored_duel_of_equals_is_even() {
+        let mut a = Player::new(Level::Pubeval);
+        let mut b = Player::new(Level::Pubeval);
+        let r = duel(&mut a, &mut b, 20, 3);
+        assert_eq!(r.games, 20);
+        assert_eq!(r.points, 0);
+        assert_eq!(r.interval, 0.0);
+    }
+
+    #[test]
+    fn duel_is_reproducible() {
+        let run = || {
+            let mut a = Player::new(Level::Net);
+            let mut b = Player::new(Level::Greedy);
+            duel(&mut a, &mut b, 10, 5)
+        };
+        assert_eq!(run(), run());
+    }
+}

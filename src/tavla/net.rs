@@ -246,7 +246,7 @@ impl Net {
         }
     }
 
-    /// The built-in weights, trained by `hamle tavla train` (see `PLAYER.md`).
+    /// The built-in weights, trained by `hamle tavla train` (see protocol.md, Tavla, The player).
     pub fn builtin() -> &'static Net {
         static NET: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
         NET.get_or_init(|| {

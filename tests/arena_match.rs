@@ -422,3 +422,56 @@ fn bad_input_gets_clear_errors_and_changes_nothing() {
     assert!(!dir.join("o3").exists(), "nothing written for a bad bot");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn score_adjudication_ends_a_game_both_engines_count_as_decided() {
+    let dir = scratch("adjudicate");
+    // Both engines count Black 40 ahead from the first move on.
+    broken_bot(&dir, "sure-a", "count-black", 40);
+    broken_bot(&dir, "sure-b", "count-black", 40);
+    let out = dir.join("out");
+    let run = |margin: &str, out: &Path| {
+        hamle_match(
+            &dir,
+            &[
+                "sure-a",
+                "sure-b",
+                "--games",
+                "2",
+                "--size",
+                "7",
+                "--adjudicate",
+                margin,
+                "--quiet",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        )
+    };
+    let output = run("30:3", &out);
+    assert!(output.status.success(), "{output:?}");
+    let lines = results(&out);
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        assert_eq!(field(line, "result"), "B+R", "{line}");
+        assert_eq!(field(line, "moves"), "3", "{line}");
+        assert!(field(line, "reason").starts_with("adjudicated"), "{line}");
+    }
+    let settings = std::fs::read_to_string(out.join("match.txt")).expect("settings");
+    assert!(settings.contains("adjudicate = 30:3"), "{settings}");
+    // A lead below the margin is never adjudicated: the games are played out.
+    let out = dir.join("out2");
+    let output = run("50:3", &out);
+    assert!(output.status.success(), "{output:?}");
+    for line in results(&out) {
+        assert!(!field(&line, "reason").starts_with("adjudicated"), "{line}");
+        assert!(
+            field(&line, "moves").parse::<usize>().expect("moves") > 3,
+            "{line}"
+        );
+    }
+    let bad = run("thirty", &dir.join("out3"));
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("MARGIN:MOVES"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

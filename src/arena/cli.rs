@@ -197,6 +197,11 @@ pub struct ArenaOptions {
     /// (`time_settings`, `time_left`); a clock that runs out loses the game on time.
     #[arg(long, default_value = "none")]
     pub time_control: super::time_control::TimeControl,
+    /// Score adjudication for engines that count the game (Go's `final_score`):
+    /// `MARGIN:MOVES` ends a game as a resignation once both engines put the same side
+    /// ahead by MARGIN or more after MOVES moves in a row.
+    #[arg(long)]
+    pub adjudicate: Option<super::referee::Adjudication>,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -437,6 +442,7 @@ pub fn match_settings(
         sprt: None,
         label: String::new(),
         time_control: options.time_control,
+        adjudication: options.adjudicate,
     })
 }
 

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use super::bots::{Bot, BotError, GameKind};
 use super::gtp::{EngineError, EngineProcess};
-use super::referee::{GoReferee, LossKind, Outcome, Referee, Seat, Turn};
+use super::referee::{Adjudication, GoReferee, LossKind, Outcome, Referee, Seat, Turn};
 use super::sprt::{self, SprtSpec};
 use super::store::{GameResult, ResultStore, StoreError, Winner};
 use super::time_control::{GRACE, PlayerClock, TimeControl};
@@ -267,6 +267,8 @@ pub struct MatchSettings {
     pub label: String,
     /// The game clocks (`--time-control`): told to the engines, charged, loss on time.
     pub time_control: TimeControl,
+    /// End a game both engines count as clearly decided (engines that report scores).
+    pub adjudication: Option<Adjudication>,
 }
 
 impl MatchSettings {
@@ -301,6 +303,9 @@ impl MatchSettings {
         // Only a clock is written, so matches without one resume unchanged.
         if !self.time_control.is_none() {
             settings.push(("time_control".to_owned(), self.time_control.to_string()));
+        }
+        if let Some(adjudication) = &self.adjudication {
+            settings.push(("adjudicate".to_owned(), adjudication.to_string()));
         }
         for (index, bot) in self.bots.iter().enumerate() {
             let key = format!("bot{}", index + 1);
@@ -847,6 +852,9 @@ async fn conduct(
         }
     }
     let mut warnings: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    // Score adjudication: the side both engines put ahead, for how many moves in a row, and
+    // the move count last checked (each position is asked about once).
+    let (mut decided_leader, mut decided_streak, mut decided_checked) = (None, 0usize, 0usize);
     let noted = |warnings: &[Vec<String>; 2], reason: &str| -> String {
         let all: Vec<String> = warnings.iter().flatten().cloned().collect();
         if all.is_empty() {
@@ -877,6 +885,47 @@ async fn conduct(
                 outcome: referee.adjudicate(),
                 reason: noted(&warnings, "move cap"),
             };
+        }
+        if let (Some(adjudication), Some(query)) = (settings.adjudication, referee.score_query())
+            && referee.moves_played() > decided_checked
+        {
+            decided_checked = referee.moves_played();
+            let mut counts = [None, None];
+            for seat in [Seat::First, Seat::Second] {
+                let engine = &mut engines[seat.index()];
+                match send(engine, seat, query, settings.move_timeout, "error").await {
+                    Ok(answer) => counts[seat.index()] = referee.read_score(&answer),
+                    Err(fault) => return Ending::Failed(fault),
+                }
+            }
+            let agreed = match counts {
+                [Some((Some(a), x)), Some((Some(b), y))]
+                    if a == b && x.min(y) >= adjudication.margin =>
+                {
+                    Some(a)
+                }
+                _ => None,
+            };
+            decided_streak = if agreed.is_some() && agreed == decided_leader {
+                decided_streak + 1
+            } else {
+                usize::from(agreed.is_some())
+            };
+            decided_leader = agreed;
+            if let Some(leader) = decided_leader
+                && decided_streak >= adjudication.moves
+            {
+                return Ending::Finished {
+                    outcome: referee.loss_of(leader.other(), LossKind::Resignation),
+                    reason: noted(
+                        &warnings,
+                        &format!(
+                            "adjudicated: both engines counted a lead of {} or more for {} moves",
+                            adjudication.margin, adjudication.moves
+                        ),
+                    ),
+                };
+            }
         }
         let seat = referee.seat_to_move();
         let request = referee.move_request(seat);

@@ -99,6 +99,16 @@ pub trait Referee: Send {
             .nth(1)
             .map(str::to_owned)
     }
+    /// The command asking an engine for its count of the game so far (Go: `final_score`),
+    /// for score adjudication; `None` when the game's engines report no score.
+    fn score_query(&self) -> Option<&'static str> {
+        None
+    }
+    /// An engine's answer to [`Referee::score_query`]: who leads (`None`: level) and by how
+    /// much; `None` when the answer is not a score.
+    fn read_score(&self, _answer: &str) -> Option<(Option<Seat>, f64)> {
+        None
+    }
     /// The game record and its file extension, `result` included.
     fn record(
         &self,
@@ -106,6 +116,38 @@ pub trait Referee: Send {
         players: [&str; 2],
         comment: &str,
     ) -> (String, &'static str);
+}
+
+/// Score adjudication (`--adjudicate MARGIN:MOVES`): the game ends as a resignation of the
+/// side both engines count behind by at least `margin` after each of `moves` moves in a
+/// row.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Adjudication {
+    pub margin: f64,
+    pub moves: usize,
+}
+
+impl std::str::FromStr for Adjudication {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Adjudication, String> {
+        let usage = || format!("'{text}' is not MARGIN:MOVES (e.g. 30:4)");
+        let (margin, moves) = text.split_once(':').ok_or_else(usage)?;
+        let margin: f64 = margin.parse().map_err(|_| usage())?;
+        let moves: usize = moves.parse().map_err(|_| usage())?;
+        if !(margin.is_finite() && margin > 0.0) || moves == 0 {
+            return Err(format!(
+                "'{text}': the margin must be above 0 and the moves at least 1"
+            ));
+        }
+        Ok(Adjudication { margin, moves })
+    }
+}
+
+impl fmt::Display for Adjudication {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.margin, self.moves)
+    }
 }
 
 /// Ways to lose outside the board.
@@ -233,6 +275,25 @@ impl Referee for GoReferee {
 
     fn moves_played(&self) -> usize {
         self.game.move_count()
+    }
+
+    fn score_query(&self) -> Option<&'static str> {
+        Some("final_score")
+    }
+
+    fn read_score(&self, answer: &str) -> Option<(Option<Seat>, f64)> {
+        let answer = answer.trim();
+        if answer == "0" {
+            return Some((None, 0.0));
+        }
+        let (side, margin) = answer.split_once('+')?;
+        let seat = match side.to_ascii_uppercase().as_str() {
+            "B" => Seat::First,
+            "W" => Seat::Second,
+            _ => return None,
+        };
+        let margin: f64 = margin.parse().ok()?;
+        margin.is_finite().then_some((Some(seat), margin))
     }
 
     fn record(

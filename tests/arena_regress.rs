@@ -190,5 +190,9 @@ fn shipped_bots_parse_and_launch() {
         Err(error) => panic!("{error}"),
     }
     let unknown = registry.get("nobody").expect_err("not defined");
-    assert!(unknown.to_string().contains("known: gnugo-l0"), "{unknown}");
+    let message = unknown.to_string();
+    assert!(
+        message.contains("known: ") && message.contains("gnugo-l0, "),
+        "{message}"
+    );
 }

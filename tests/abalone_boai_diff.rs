@@ -4,9 +4,7 @@
 //! pushes favoured, and random placements).
 
 mod abalone_support;
-
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use hamle::abalone::{Move, MoveList};
 use pretty_assertions::assert_eq;
@@ -16,27 +14,7 @@ fn same_legal_moves_as_abalone_boai() {
     let positions = abalone_support::random_positions(0xB0A1, 20, 1000);
     assert!(positions.len() >= 2000, "{} positions", positions.len());
     let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/abalone_boai_moves.py"
-    );
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 must be installed (see .ci/run)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().expect("python3 ran");
-    writer.join().expect("writer").expect("wrote positions");
-    assert!(
-        output.status.success(),
-        "abalone-boai failed (pip install abalone-boai, see .ci/run): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers = String::from_utf8(output.stdout).expect("utf-8");
+    let answers = common::python_fixture("abalone_boai_moves.py", input, "abalone-boai");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), positions.len());
     let mut pushes = 0;

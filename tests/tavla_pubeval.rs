@@ -2,10 +2,8 @@
 //! seeded random positions and rolls, the play gnubg's `pub_best_move` picks is one our
 //! pubeval scores best (ties between different positions are allowed either way).
 
+mod common;
 mod tavla_support;
-
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use hamle::tavla::ids::position_id;
 use hamle::tavla::legal_plays;
@@ -28,27 +26,7 @@ fn same_plays_as_gnubg_pubeval() {
             )
         })
         .collect();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/gnubg_pubeval.py"
-    );
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 must be installed (see .ci/run)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().expect("python3 ran");
-    writer.join().expect("writer").expect("wrote positions");
-    assert!(
-        output.status.success(),
-        "gnubg-nn failed (pip install gnubg-nn, see .ci/run): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers = String::from_utf8(output.stdout).expect("utf-8");
+    let answers = common::python_fixture("gnubg_pubeval.py", input, "gnubg-nn");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());
     let (mut choices, mut same) = (0usize, 0usize);

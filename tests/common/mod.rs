@@ -56,3 +56,32 @@ impl GtpProcess {
         self.engine.shutdown();
     }
 }
+
+/// Runs `tests/fixtures/SCRIPT` under python3 with `input` on its stdin and returns what it
+/// printed; `package` is the PyPI package the script needs (`.ci/run` installs it), named
+/// when the script fails.
+pub fn python_fixture(script: &str, input: String, package: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(script);
+    let mut child = Command::new("python3")
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 must be installed (see .ci/run)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A thread writes while this one reads, so neither pipe fills up and blocks.
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("python3 ran");
+    writer.join().expect("writer").expect("wrote the input");
+    assert!(
+        output.status.success(),
+        "{script} failed (pip install {package}, see .ci/run): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("utf-8")
+}

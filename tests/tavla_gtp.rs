@@ -302,17 +302,19 @@ fn ubgi_dialect() {
     let input = "ubgi\nisready\nnewsession type match length 5 crawford on\nsetscore 1 2\n\
                  setcube value 2 owner p1\nposition gnubgid 4HPwATDgc/ABMA\ngo\ndice 6 5\n\
                  go role chequer\ngo\ngo role cube\ngo role take\ndice 7 1\nposition gnubgid xx\n\
-                 position xgid X\nfoo\nquit\nisready\n";
+                 position xgid X\nfoo\nposition gnubgid 4HPwATDgc/ABMA:cIkKAAAAAAAE\n\
+                 go role chequer\nposition gnubgid 4HPwATDgc/ABMA:zzzz\nquit\nisready\n";
     let mut output = Vec::new();
     hamle::tavla::ubgi::serve(Level::default(), Cursor::new(input), &mut output).unwrap();
     let output = String::from_utf8(output).unwrap();
     assert_eq!(
         output.replace(env!("CARGO_PKG_VERSION"), "V"),
         "id name hamle\nid author the hamle authors\nid version V\n\
-         option name Level type combo default greedy var greedy\nubgiok\nreadyok\n\
+         option name Level type combo default net2 var greedy var pubeval var net var net1 \
+         var net2\nubgiok\nreadyok\n\
          error missing_context dice\nbestmove 24/18 18/13\nerror missing_context dice\n\
          bestmove roll\nbestmove take\nerror bad_argument dice\n\
          error bad_argument invalid_position\nerror unsupported_feature position_xgid\n\
-         error unknown_command foo\n"
+         error unknown_command foo\nbestmove 13/11 13/8\nerror bad_argument invalid_match_id\n"
     );
 }

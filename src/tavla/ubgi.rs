@@ -10,7 +10,7 @@ use std::io::{self, BufRead, Write};
 use super::board::{Board, Side};
 use super::dice::Dice;
 use super::game::{MAX_CUBE, Phase, State};
-use super::ids::parse_position_id;
+use super::ids::{parse_match_id, parse_position_id};
 use super::player::{Level, Player};
 
 /// The side on roll in our frame (UBGI's `p0`).
@@ -85,7 +85,15 @@ impl Session {
                 "id name hamle".into(),
                 "id author the hamle authors".into(),
                 format!("id version {}", env!("CARGO_PKG_VERSION")),
-                "option name Level type combo default greedy var greedy".into(),
+                format!(
+                    "option name Level type combo default {} {}",
+                    self.player.level().name(),
+                    Level::ALL
+                        .iter()
+                        .map(|l| format!("var {}", l.name()))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
                 "ubgiok".into(),
             ]),
             "isready" => Some(vec!["readyok".into()]),
@@ -174,10 +182,35 @@ impl Session {
             }
             "position" => match words[1..] {
                 ["gnubgid", id] => {
-                    let id = id.split(':').next().unwrap_or(id);
+                    // `POSITIONID` or gnubg's `POSITIONID:MATCHID`; the Match ID brings the
+                    // dice, score, match length and cube.
+                    let (id, match_id) = id.split_once(':').unwrap_or((id, ""));
+                    let key = match match_id {
+                        "" => None,
+                        text => match parse_match_id(text) {
+                            Ok(key) => Some(key),
+                            Err(_) => return error("bad_argument", "invalid_match_id"),
+                        },
+                    };
                     match parse_position_id(id, P0) {
                         Ok(board) => {
                             self.context.board = Some(board);
+                            if let Some(key) = key {
+                                // The Position ID is read with the side on roll as P0; the
+                                // Match ID names gnubg's players 0 and 1 absolutely.
+                                let flip = key.turn != P0;
+                                let mut score = key.score;
+                                if flip {
+                                    score.swap(0, 1);
+                                }
+                                self.context.dice = key.dice.or(self.context.dice);
+                                self.context.match_length = key.match_length;
+                                self.context.score = score;
+                                self.context.cube = key.cube;
+                                self.context.cube_owner =
+                                    key.cube_owner.map(|o| if flip { o.other() } else { o });
+                                self.context.crawford = key.crawford;
+                            }
                             Some(Vec::new())
                         }
                         Err(_) => error("bad_argument", "invalid_position"),

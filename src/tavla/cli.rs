@@ -26,7 +26,8 @@ pub struct TavlaArgs {
     /// commands, the same games.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The player's level.
+    /// The player's level: greedy, pubeval, net (the trained net at 0 ply), net1, net2 (two
+    /// opponent rolls deep, the strongest, about 50 ms a move).
     #[arg(long, default_value = "net2")]
     pub level: Level,
     /// Points to win the match; 0 is money play.

@@ -341,7 +341,10 @@ impl Net {
         if bytes.len() < 16 || &bytes[..4] != MAGIC {
             return Err("not a hamle Tavla weights file".into());
         }
-        let dim = |k: usize| u32::from_le_bytes(bytes[4 + 4 * k..8 + 4 * k].try_into().unwrap());
+        // The first four bytes of a slice: the length was checked above, and `chunks_exact(4)`
+        // below gives exactly four.
+        let word = |c: &[u8]| [c[0], c[1], c[2], c[3]];
+        let dim = |k: usize| u32::from_le_bytes(word(&bytes[4 + 4 * k..]));
         let dims = [dim(0), dim(1), dim(2)].map(|d| d as usize);
         if dims != [INPUTS, HIDDEN, OUTPUTS] {
             return Err(format!(
@@ -355,7 +358,7 @@ impl Net {
         }
         let mut values = bytes[16..]
             .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+            .map(|c| f32::from_le_bytes(word(c)));
         let mut net = Net {
             w1: vec![[0.0; HIDDEN]; INPUTS],
             b1: [0.0; HIDDEN],

@@ -3,62 +3,12 @@
 //! part of the match's settings and of each record, Tavla's clocks are kept without
 //! clock commands.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-use hamle::arena::store::{GameResult, read_results};
-
-const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hamle-clock-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
-    dir
-}
-
-fn bot(dir: &Path, name: &str, game: &str, command: &[&str]) {
-    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
-    let text = format!(
-        "name = \"{name}\"\ngame = \"{game}\"\ncommand = [{}]\nseed_arg = \"--seed\"\n",
-        command.join(", ")
-    );
-    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
-}
-
-fn hamle_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(HAMLE)
-        .arg("match")
-        .arg("--bots")
-        .arg(dir.join("bots"))
-        .args(args)
-        .output()
-        .expect("run hamle match")
-}
-
-fn ok(output: &Output) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{text}");
-    text
-}
-
-fn results(out: &Path) -> Vec<GameResult> {
-    let mut results = read_results(&out.join("results.tsv")).expect("results");
-    results.sort_by_key(|r| r.game);
-    results
-}
-
-fn record(out: &Path, result: &GameResult) -> String {
-    std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
-}
+mod arena_support;
+use arena_support::{bot, broken, hamle_match, ok, record, scratch, sorted_results as results};
 
 #[test]
 fn kulami_engines_manage_a_two_second_clock_and_a_slow_one_loses_on_time() {
-    let dir = scratch("kulami");
+    let dir = scratch("clock", "kulami");
     // A budget no move could finish: only the clock stops the search.
     bot(
         &dir,
@@ -119,15 +69,13 @@ fn kulami_engines_manage_a_two_second_clock_and_a_slow_one_loses_on_time() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("time_control"));
 
     // An engine that sleeps a second a move from its second move on, at one second a game.
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
-    let fixture = fixture.display().to_string();
-    bot(
+    broken(
         &dir,
         "slow",
         "kulami",
-        &[
-            "python3", &fixture, "slow", "2", "--", HAMLE, "kulami", "--nodes", "300",
-        ],
+        "slow",
+        2,
+        &["kulami", "--nodes", "300"],
     );
     bot(
         &dir,
@@ -181,7 +129,7 @@ fn kulami_engines_manage_a_two_second_clock_and_a_slow_one_loses_on_time() {
 
 #[test]
 fn go_byoyomi_and_tavla_clocks() {
-    let dir = scratch("go-tavla");
+    let dir = scratch("clock", "go-tavla");
     for name in ["go-a", "go-b"] {
         bot(
             &dir,

@@ -5,71 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use hamle::arena::store::{GameResult, Winner, read_results};
+use hamle::arena::store::{GameResult, Winner};
 
-const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hamle-games-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
-    dir
-}
-
-fn bot(dir: &Path, name: &str, game: &str, command: &[&str]) {
-    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
-    let text = format!(
-        "name = \"{name}\"\ngame = \"{game}\"\ncommand = [{}]\nseed_arg = \"--seed\"\n",
-        command.join(", ")
-    );
-    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
-}
-
-fn broken(dir: &Path, name: &str, game: &str, mode: &str, k: u32, engine: &[&str]) {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
-    let mut command = vec![
-        "python3".to_owned(),
-        fixture.display().to_string(),
-        mode.to_owned(),
-        k.to_string(),
-        "--".to_owned(),
-        HAMLE.to_owned(),
-    ];
-    command.extend(engine.iter().map(|w| (*w).to_owned()));
-    let words: Vec<&str> = command.iter().map(String::as_str).collect();
-    bot(dir, name, game, &words);
-}
-
-fn hamle_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(HAMLE)
-        .arg("match")
-        .arg("--bots")
-        .arg(dir.join("bots"))
-        .args(args)
-        .output()
-        .expect("run hamle match")
-}
-
-fn ok(output: &Output) {
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-fn sorted_results(out: &Path) -> Vec<GameResult> {
-    let mut results = read_results(&out.join("results.tsv")).expect("results");
-    results.sort_by_key(|r| r.game);
-    results
-}
-
-fn record(out: &Path, result: &GameResult) -> String {
-    std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
-}
+mod arena_support;
+use arena_support::{bot, broken, hamle_match, ok, record, scratch, sorted_results};
 
 fn tag(record: &str, key: &str) -> String {
     hamle::kulami::referee::record_tags(record)
@@ -127,7 +67,7 @@ fn same_games(a: &Path, b: &Path) {
 
 #[test]
 fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
-    let dir = scratch("kulami");
+    let dir = scratch("games", "kulami");
     bot(
         &dir,
         "k-a",
@@ -181,7 +121,7 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
 
 #[test]
 fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
-    let dir = scratch("mangala");
+    let dir = scratch("games", "mangala");
     let engine = |nodes: &'static str| {
         [
             "hamle",
@@ -265,7 +205,7 @@ fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
 
 #[test]
 fn abalone_matches_replay_and_repeat() {
-    let dir = scratch("abalone");
+    let dir = scratch("games", "abalone");
     bot(
         &dir,
         "a-a",
@@ -322,7 +262,7 @@ fn abalone_matches_replay_and_repeat() {
 
 #[test]
 fn kulami_warnings_policy() {
-    let dir = scratch("warn");
+    let dir = scratch("games", "warn");
     let engine = ["kulami", "--nodes", "300"];
     bot(
         &dir,
@@ -383,7 +323,7 @@ fn kulami_warnings_policy() {
 
 #[test]
 fn mixed_or_unknown_games_are_refused() {
-    let dir = scratch("mixed");
+    let dir = scratch("games", "mixed");
     bot(&dir, "k", "kulami", &["hamle", "kulami"]);
     bot(&dir, "m", "mangala", &["hamle", "mangala"]);
     let out = dir.join("out");

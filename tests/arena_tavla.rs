@@ -5,70 +5,24 @@
 //! imports our records with the same score.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
-use hamle::arena::store::{GameResult, Winner, read_results};
+use hamle::arena::store::Winner;
 
-const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
-const GNUBG: &str = "/usr/games/gnubg";
+mod arena_support;
+mod common;
+use arena_support::{hamle_match, ok, record, scratch, sorted_results};
+use common::{gnubg, gnubg_missing};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hamle-tavla-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
-    dir
-}
-
+/// A Tavla bot run as `command`.
 fn bot(dir: &Path, name: &str, command: &[&str]) {
-    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
-    let text = format!(
-        "name = \"{name}\"\ngame = \"tavla\"\ncommand = [{}]\nseed_arg = \"--seed\"\n",
-        command.join(", ")
-    );
-    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+    arena_support::bot(dir, name, "tavla", command);
 }
 
+/// A Tavla bot wrapped in the broken-engine fixture.
 fn broken(dir: &Path, name: &str, mode: &str, k: u32) {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
-    let fixture = fixture.display().to_string();
-    let k = k.to_string();
-    bot(
-        dir,
-        name,
-        &["python3", &fixture, mode, &k, "--", HAMLE, "tavla"],
-    );
+    arena_support::broken(dir, name, "tavla", mode, k, &["tavla"]);
 }
 
-fn hamle_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(HAMLE)
-        .arg("match")
-        .arg("--bots")
-        .arg(dir.join("bots"))
-        .args(args)
-        .output()
-        .expect("run hamle match")
-}
-
-fn ok(output: &Output) {
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-fn sorted_results(out: &Path) -> Vec<GameResult> {
-    let mut results = read_results(&out.join("results.tsv")).expect("results");
-    results.sort_by_key(|r| r.game);
-    results
-}
-
-fn record(out: &Path, result: &GameResult) -> String {
-    std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
-}
-
-/// The dice of each game of a `.mat` record's match, in the order rolled.
 fn dice_by_game(record: &str) -> Vec<Vec<String>> {
     let mut games: Vec<Vec<String>> = Vec::new();
     for line in record.lines() {
@@ -102,7 +56,7 @@ fn points(result: &str) -> (u32, u32) {
 
 #[test]
 fn tavla_matches_finish_share_dice_in_pairs_and_repeat() {
-    let dir = scratch("pairs");
+    let dir = scratch("tavla", "pairs");
     // Two different players (the net at 0 ply against greedy), so the games of a pair part
     // ways while their dice stay the same.
     bot(&dir, "net-a", &["hamle", "tavla", "--level", "net"]);
@@ -178,7 +132,7 @@ fn tavla_matches_finish_share_dice_in_pairs_and_repeat() {
 
 #[test]
 fn cubeless_money_games_and_bad_answers() {
-    let dir = scratch("bad");
+    let dir = scratch("tavla", "bad");
     bot(&dir, "greedy", &["hamle", "tavla", "--level", "greedy"]);
     bot(&dir, "greedy-2", &["hamle", "tavla"]);
     broken(&dir, "illegal", "illegal", 3);
@@ -271,44 +225,12 @@ fn cubeless_money_games_and_bad_answers() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn gnubg_missing() -> bool {
-    if Path::new(GNUBG).exists() {
-        return false;
-    }
-    eprintln!("note: {GNUBG} is missing (apt-get install gnubg): gnubg checks skipped");
-    true
-}
-
-/// Runs gnubg in tty mode on `commands`, killed after two minutes.
-fn gnubg(commands: &str) -> String {
-    let mut child = Command::new("timeout")
-        .args(["120", GNUBG, "-t", "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gnubg");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(commands.as_bytes())
-        .expect("write to gnubg");
-    let output = child.wait_with_output().expect("gnubg output");
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
 #[test]
 fn gnubg_plays_through_the_adapter_and_imports_the_records() {
     if gnubg_missing() {
         return;
     }
-    let dir = scratch("gnubg");
+    let dir = scratch("tavla", "gnubg");
     bot(&dir, "greedy", &["hamle", "tavla", "--level", "greedy"]);
     let gnubg_bot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots/gnubg-0ply.toml");
     std::fs::copy(&gnubg_bot, dir.join("bots/gnubg-0ply.toml")).expect("copy the gnubg bot");

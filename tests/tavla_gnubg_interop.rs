@@ -2,47 +2,15 @@
 //! our `.mat` record with the same final score, and plays a whole match against our
 //! external-player socket. Skipped, with a note, when gnubg is not installed.
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 use std::net::TcpListener;
-use std::path::Path;
-use std::process::{Command, Stdio};
 
 use hamle::protocol::serve;
 use hamle::tavla::engine::{Settings, TavlaEngine};
 use hamle::tavla::player::Level;
 
-const GNUBG: &str = "/usr/games/gnubg";
-
-fn gnubg_missing() -> bool {
-    if Path::new(GNUBG).exists() {
-        return false;
-    }
-    eprintln!("note: {GNUBG} is missing (apt-get install gnubg): gnubg interop not checked");
-    true
-}
-
-/// Runs gnubg in tty mode on `commands`, killed after two minutes.
-fn gnubg(commands: &str) -> String {
-    let mut child = Command::new("timeout")
-        .args(["120", GNUBG, "-t", "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gnubg");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(commands.as_bytes())
-        .expect("write to gnubg");
-    let output = child.wait_with_output().expect("gnubg output");
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+mod common;
+use common::{gnubg, gnubg_missing};
 
 /// A match of the engine against itself; `openings[i]` is sent first in game i (cube actions).
 fn self_play_match(seed: u64, length: u32, openings: &[&str]) -> TavlaEngine {

@@ -85,3 +85,39 @@ pub fn python_fixture(script: &str, input: String, package: &str) -> String {
     );
     String::from_utf8(output.stdout).expect("utf-8")
 }
+
+pub const GNUBG: &str = "/usr/games/gnubg";
+
+/// True (with a note on stderr) when GNU Backgammon is not installed: gnubg checks skip.
+pub fn gnubg_missing() -> bool {
+    if Path::new(GNUBG).exists() {
+        return false;
+    }
+    eprintln!("note: {GNUBG} is missing (apt-get install gnubg): gnubg checks skipped");
+    true
+}
+
+/// Runs gnubg in tty mode on `commands`, killed after two minutes; stdout then stderr.
+pub fn gnubg(commands: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("timeout")
+        .args(["120", GNUBG, "-t", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gnubg");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(commands.as_bytes())
+        .expect("write to gnubg");
+    let output = child.wait_with_output().expect("gnubg output");
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}

@@ -1,0 +1,79 @@
+//! What the arena's integration tests share: a scratch folder with a `bots/` directory, bot
+//! files written on the fly (plain or wrapped in the broken-engine fixture), `hamle match`
+//! run on them, and the results and records read back.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hamle::arena::store::{GameResult, read_results};
+
+pub const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+/// A fresh folder for one test, `kind` and `name` telling the tests apart.
+pub fn scratch(kind: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-{kind}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
+    dir
+}
+
+/// Writes `bots/NAME.toml` for a bot of `game` run as `command` (seeded with `--seed`).
+pub fn bot(dir: &Path, name: &str, game: &str, command: &[&str]) {
+    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+    let text = format!(
+        "name = \"{name}\"\ngame = \"{game}\"\ncommand = [{}]\nseed_arg = \"--seed\"\n",
+        command.join(", ")
+    );
+    std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
+}
+
+/// A bot whose engine (`hamle ENGINE…`) is wrapped in `tests/fixtures/broken_engine.py`,
+/// misbehaving as `mode` says at its `k`-th move.
+pub fn broken(dir: &Path, name: &str, game: &str, mode: &str, k: u32, engine: &[&str]) {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
+    let mut command = vec![
+        "python3".to_owned(),
+        fixture.display().to_string(),
+        mode.to_owned(),
+        k.to_string(),
+        "--".to_owned(),
+        HAMLE.to_owned(),
+    ];
+    command.extend(engine.iter().map(|w| (*w).to_owned()));
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    bot(dir, name, game, &words);
+}
+
+pub fn hamle_match(dir: &Path, args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg("match")
+        .arg("--bots")
+        .arg(dir.join("bots"))
+        .args(args)
+        .output()
+        .expect("run hamle match")
+}
+
+/// Fails the test unless the run succeeded; returns what it printed (stdout then stderr).
+pub fn ok(output: &Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{text}");
+    text
+}
+
+/// The match's results in game order.
+pub fn sorted_results(out: &Path) -> Vec<GameResult> {
+    let mut results = read_results(&out.join("results.tsv")).expect("results");
+    results.sort_by_key(|r| r.game);
+    results
+}
+
+/// The game record a result points to.
+pub fn record(out: &Path, result: &GameResult) -> String {
+    std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
+}

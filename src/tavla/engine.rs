@@ -12,6 +12,7 @@ use super::fibs::{FibsBoard, format_fibs, parse_fibs};
 use super::game::{Game, GameEnd, MatchRules, Phase, State};
 use super::ids::{GameState, parse_match_id, parse_position_id, position_id};
 use super::mat::write_mat;
+use super::moves::Candidate;
 use super::notation::{format_play, parse_play};
 use super::player::{Level, Player};
 use crate::protocol::{Command, Engine, GtpError, Session, shorten};
@@ -481,12 +482,7 @@ impl TavlaEngine {
             }
             _ => {}
         }
-        let (mover, _, legal) = game.legal().map_err(refused)?;
-        if mover != side {
-            return Err(GtpError::other(format!(
-                "it is {mover}'s turn to play, not {side}'s"
-            )));
-        }
+        let (_, legal) = plays_of(&game, side)?;
         let board = *game.board();
         let play = parse_play(text, &board, side, &legal).map_err(|e| {
             tracing::warn!("play {side} {text}: {e}");
@@ -512,12 +508,7 @@ impl TavlaEngine {
             }
             _ => {}
         }
-        let (mover, dice, _) = game.legal().map_err(refused)?;
-        if mover != side {
-            return Err(GtpError::other(format!(
-                "it is {mover}'s turn to play, not {side}'s"
-            )));
-        }
+        let (dice, _) = plays_of(&game, side)?;
         let board = *game.board();
         let play = self.player.choose_play(&board, side, dice);
         game.play(side, play).map_err(|e| {
@@ -905,4 +896,15 @@ impl Engine for TavlaEngine {
             self.settings.crawford
         )
     }
+}
+
+/// The dice and legal plays of `side`, which must be the side to play.
+fn plays_of(game: &Game, side: Side) -> Result<(Dice, Vec<Candidate>), GtpError> {
+    let (mover, dice, legal) = game.legal().map_err(refused)?;
+    if mover != side {
+        return Err(GtpError::other(format!(
+            "it is {mover}'s turn to play, not {side}'s"
+        )));
+    }
+    Ok((dice, legal))
 }

@@ -68,6 +68,9 @@ pub struct BuildDbArgs {
     /// Folder to write to (default: the cache folder, see protocol.md).
     #[arg(long)]
     pub dir: Option<std::path::PathBuf>,
+    /// Threads building each level side by side (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 #[derive(Args, Debug)]
@@ -161,7 +164,6 @@ fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {
     }
     let dir = args.dir.clone().unwrap_or_else(db::cache_dir);
     let start = Instant::now();
-    let mut lines = Vec::new();
     // Levels already on disk (checksums verified) are kept and only the rest is built.
     let mut db = match EndgameDb::load(&dir, args.rules, args.stones) {
         Some(db) => db,
@@ -174,30 +176,37 @@ fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {
         db.max_stones(),
         dir.display()
     )?;
-    db.extend_to(args.stones, &mut |level, entries| {
+    if let Some(threads) = args.threads {
+        db.set_threads(threads);
+    }
+    let loaded = db.max_stones();
+    let mut files = 0;
+    // Each level is written as soon as it stands, so an interrupted build resumes there.
+    while db.max_stones() < args.stones.min(db::MAX_LEVEL) {
+        let level_start = Instant::now();
+        db.extend_to(db.max_stones() + 1, &mut |_, _| {});
+        let level = db.max_stones();
+        db.save_level(&dir, level)?;
+        files += 1;
         let line = format!(
-            "level {level:>2}: {entries:>12} entries, {:.1}s",
+            "level {level:>2}: {:>12} entries, built and written in {:.1}s ({:.1}s in all)",
+            db.level_len(level),
+            level_start.elapsed().as_secs_f64(),
             start.elapsed().as_secs_f64()
         );
         tracing::info!("{line}");
-        lines.push(line);
-    });
-    for line in &lines {
         writeln!(out, "{line}")?;
+        out.flush()?;
     }
-    let built = start.elapsed();
-    let files = db.save(&dir)?;
     writeln!(
         out,
-        "{} to {} stones: {} entries ({} bytes) in {} files in {}; built in {:.1}s, written in {:.1}s",
+        "{} to {} stones: {} entries ({} bytes); {files} levels built after {loaded} loaded, in {} in {:.1}s",
         args.rules,
         db.max_stones(),
         db.entries(),
         db.entries(),
-        files.len(),
         dir.display(),
-        built.as_secs_f64(),
-        (start.elapsed() - built).as_secs_f64()
+        start.elapsed().as_secs_f64()
     )
 }
 

@@ -15,6 +15,7 @@
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 
 use super::rules::{CELLS, EndRule, PITS, Pit, Position, Side};
 
@@ -25,6 +26,8 @@ const HEADER_BYTES: usize = 32;
 pub const MAX_LEVEL: u32 = 48;
 const SLOTS: usize = 2 * PITS;
 const UNKNOWN: i8 = i8::MIN;
+/// Ranks a build thread takes at a time: big enough that the shared counter is cold.
+const CHUNK: usize = 1 << 14;
 
 /// The folder the databases are kept in: `$HAMLE_CACHE_DIR/mangala`, else
 /// `$XDG_CACHE_HOME/hamle/mangala`, else `$HOME/.cache/hamle/mangala`.
@@ -116,6 +119,8 @@ pub struct EndgameDb {
     rule: EndRule,
     counts: Counts,
     levels: Vec<Vec<i8>>,
+    /// Threads that build a level side by side.
+    threads: usize,
 }
 
 impl EndgameDb {
@@ -126,6 +131,11 @@ impl EndgameDb {
     /// The most stones in the pits that the database answers for.
     pub fn max_stones(&self) -> u32 {
         self.levels.len() as u32 - 1
+    }
+
+    /// Entries of level `level`: the ways to put that many stones into twelve pits.
+    pub fn level_len(&self, level: u32) -> u64 {
+        self.counts.level_len(level)
     }
 
     pub fn entries(&self) -> u64 {
@@ -147,6 +157,7 @@ impl EndgameDb {
             rule,
             counts: Counts::new(),
             levels: vec![vec![0]],
+            threads: default_threads(),
         };
         progress(0, 1);
         for level in 1..=max_stones.min(MAX_LEVEL) {
@@ -154,6 +165,11 @@ impl EndgameDb {
             progress(level, db.counts.level_len(level));
         }
         db
+    }
+
+    /// How many threads build the next levels (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Adds levels until the database reaches `max_stones` (built levels are kept).
@@ -168,21 +184,41 @@ impl EndgameDb {
     fn extend_one(&mut self) {
         let level = self.levels.len() as u32;
         let len = self.counts.level_len(level) as usize;
-        let mut values = vec![UNKNOWN; len];
-        for rank in 0..len {
-            if values[rank] == UNKNOWN {
-                let pits = self.counts.unrank(level, rank as u64);
-                self.solve_in_level(&position_of(&pits), level, &mut values);
+        let values: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(UNKNOWN)).collect();
+        let next_chunk = AtomicUsize::new(0);
+        let threads = self.threads.clamp(1, 64);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    loop {
+                        let first = next_chunk.fetch_add(CHUNK, Ordering::Relaxed);
+                        if first >= len {
+                            break;
+                        }
+                        for rank in first..(first + CHUNK).min(len) {
+                            if values[rank].load(Ordering::Relaxed) == UNKNOWN {
+                                let pits = self.counts.unrank(level, rank as u64);
+                                self.solve_in_level(&position_of(&pits), level, &values);
+                            }
+                        }
+                    }
+                });
             }
-        }
-        self.levels.push(values);
+        });
+        self.levels
+            .push(values.into_iter().map(AtomicI8::into_inner).collect());
     }
 
     /// The value of a level-`level` position, filling `values` on the way.
-    fn solve_in_level(&self, position: &Position, level: u32, values: &mut [i8]) -> i8 {
+    ///
+    /// Threads share `values` without locks: an entry's value is a function of the
+    /// position alone, so two threads that race to fill it write the same byte, and a
+    /// reader that sees `UNKNOWN` merely computes it again.
+    fn solve_in_level(&self, position: &Position, level: u32, values: &[AtomicI8]) -> i8 {
         let rank = self.counts.rank(&relative_pits(position)) as usize;
-        if values[rank] != UNKNOWN {
-            return values[rank];
+        let known = values[rank].load(Ordering::Relaxed);
+        if known != UNKNOWN {
+            return known;
         }
         let mover = position.to_move();
         let banked = position.store_difference(mover);
@@ -207,7 +243,7 @@ impl EndgameDb {
             best = best.max(value);
         }
         let best = best as i8;
-        values[rank] = best;
+        values[rank].store(best, Ordering::Relaxed);
         best
     }
 
@@ -217,27 +253,32 @@ impl EndgameDb {
 
     /// Writes every level to `dir`, each with its checksum.
     pub fn save(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
+        (0..self.levels.len() as u32)
+            .map(|level| self.save_level(dir, level))
+            .collect()
+    }
+
+    /// Writes one level to `dir` with its checksum (a partial file first, renamed when
+    /// complete, so an interrupted write never leaves a file that looks whole).
+    pub fn save_level(&self, dir: &Path, level: u32) -> io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
-        let mut written = Vec::new();
-        for (level, values) in self.levels.iter().enumerate() {
-            let path = EndgameDb::file(dir, self.rule, level as u32);
-            let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-            let mut header = [0u8; HEADER_BYTES];
-            header[..4].copy_from_slice(MAGIC);
-            header[4] = FORMAT;
-            header[5] = rule_byte(self.rule);
-            header[6] = level as u8;
-            header[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-            header[16..24].copy_from_slice(&fnv1a(&bytes).to_le_bytes());
-            let temporary = path.with_extension("partial");
-            let mut file = std::fs::File::create(&temporary)?;
-            file.write_all(&header)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
-            std::fs::rename(&temporary, &path)?;
-            written.push(path);
-        }
-        Ok(written)
+        let values = &self.levels[level as usize];
+        let path = EndgameDb::file(dir, self.rule, level);
+        let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+        let mut header = [0u8; HEADER_BYTES];
+        header[..4].copy_from_slice(MAGIC);
+        header[4] = FORMAT;
+        header[5] = rule_byte(self.rule);
+        header[6] = level as u8;
+        header[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+        header[16..24].copy_from_slice(&fnv1a(&bytes).to_le_bytes());
+        let temporary = path.with_extension("partial");
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(&header)?;
+        file.write_all(&bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, &path)?;
+        Ok(path)
     }
 
     /// Loads levels 0, 1, 2, … from `dir` while they are present and sound, up to
@@ -265,8 +306,13 @@ impl EndgameDb {
             rule,
             counts,
             levels,
+            threads: default_threads(),
         })
     }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 fn rule_byte(rule: EndRule) -> u8 {

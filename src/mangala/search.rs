@@ -32,6 +32,8 @@ struct Entry {
     depth: u8,
     best: u8,
     used: bool,
+    /// log2 of the nodes the search below this entry took: what losing it would cost.
+    work: u8,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -51,7 +53,12 @@ fn key_of(position: &Position) -> Key {
     Key { low, high }
 }
 
-/// A two-way set-associative table: slot 0 keeps the deeper entry, slot 1 the newest.
+/// Entries a bucket holds: four of 16 bytes fill one cache line.
+const WAYS: usize = 4;
+
+/// A four-way set-associative table. A full bucket gives up the entry whose search was
+/// cheapest to redo, so the proofs that cost the most stay longest: what a solver
+/// needs, since its entries are all good at any depth.
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
@@ -63,7 +70,7 @@ impl Table {
         let len = 1usize << bits.clamp(2, 34);
         Table {
             entries: vec![Entry::default(); len],
-            mask: len / 2 - 1,
+            mask: len / WAYS - 1,
         }
     }
 
@@ -78,51 +85,51 @@ impl Table {
     fn bucket(&self, key: Key) -> usize {
         let mixed = (key.low ^ (u64::from(key.high) << 47).rotate_left(13))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((mixed >> 20) as usize & self.mask) * 2
+        ((mixed >> 20) as usize & self.mask) * WAYS
     }
 
     fn probe(&self, key: Key) -> Option<Entry> {
         let at = self.bucket(key);
-        self.entries[at..at + 2]
+        self.entries[at..at + WAYS]
             .iter()
             .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
             .copied()
     }
 
-    fn store(&mut self, key: Key, lower: i32, upper: i32, depth: u8, best: u8) {
+    fn store(&mut self, key: Key, bounds: (i32, i32), depth: u8, best: u8, work: u8) {
         let entry = Entry {
             key_low: key.low,
             key_high: key.high,
-            lower: lower as i8,
-            upper: upper as i8,
+            lower: bounds.0 as i8,
+            upper: bounds.1 as i8,
             depth,
             best,
             used: true,
+            work,
         };
         let at = self.bucket(key);
-        let same = |e: &Entry| e.used && e.key_low == key.low && e.key_high == key.high;
-        for slot in [at, at + 1] {
-            let old = self.entries[slot];
-            if !same(&old) {
-                continue;
-            }
+        let bucket = &mut self.entries[at..at + WAYS];
+        if let Some(old) = bucket
+            .iter_mut()
+            .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
+        {
             if old.depth == PROVED && depth == PROVED {
                 // Two proofs about one position: keep both bounds.
-                self.entries[slot] = Entry {
+                *old = Entry {
                     lower: entry.lower.max(old.lower),
                     upper: entry.upper.min(old.upper),
+                    work: entry.work.max(old.work),
                     ..entry
                 };
             } else if depth >= old.depth {
-                self.entries[slot] = entry;
+                *old = entry;
             }
             return;
         }
-        if depth < self.entries[at].depth {
-            self.entries[at + 1] = entry;
-        } else {
-            self.entries[at + 1] = self.entries[at];
-            self.entries[at] = entry;
+        // An unproved estimate is worth less than any proof, whatever it cost.
+        let worth = |e: &Entry| (e.used, e.depth == PROVED, e.work, e.depth);
+        if let Some(victim) = bucket.iter_mut().min_by_key(|e| worth(e)) {
+            *victim = entry;
         }
     }
 }
@@ -157,6 +164,8 @@ struct Child {
     gain: i32,
     same_mover: bool,
     order: i32,
+    /// The move's exact value when the set ends with it or the database knows the rest.
+    known: Option<i32>,
 }
 
 /// The searcher: the table persists between searches (it only holds facts about
@@ -349,6 +358,7 @@ impl Searcher {
         mut beta: i32,
         stop: &dyn Fn() -> bool,
     ) -> i32 {
+        let nodes_before = self.nodes;
         self.nodes += 1;
         if self.over_budget(stop) {
             return 0;
@@ -408,8 +418,61 @@ impl Searcher {
             let (next, landing) = position.play_unchecked(pit, self.rule);
             let gain = next.store_difference(mover) - banked;
             let same_mover = next.to_move() == mover;
+            let for_mover = |future: i32| {
+                if same_mover {
+                    gain + future
+                } else {
+                    gain - future
+                }
+            };
+            let known = if next.is_over() {
+                Some(gain)
+            } else {
+                self.db
+                    .as_ref()
+                    .and_then(|db| db.value(&next))
+                    .map(|future| for_mover(i32::from(future)))
+            };
+            // Enhanced transposition cutoff: a child whose known value, or whose table
+            // bound, already reaches beta settles this node without a search.
+            let floor = known.or_else(|| {
+                let entry = self.table.probe(key_of(&next))?;
+                if entry.depth < depth - 1 {
+                    return None;
+                }
+                let floor = if same_mover {
+                    for_mover(i32::from(entry.lower))
+                } else {
+                    for_mover(i32::from(entry.upper))
+                };
+                (floor >= beta).then(|| {
+                    if entry.depth != PROVED {
+                        self.unproved += 1;
+                    }
+                    floor
+                })
+            });
+            if let Some(floor) = floor
+                && floor >= beta
+            {
+                let stored_depth = if self.unproved == unproved_before {
+                    PROVED
+                } else {
+                    depth
+                };
+                self.table.store(
+                    key,
+                    (floor.min(board), board),
+                    stored_depth,
+                    pit.number(),
+                    work_of(self.nodes - nodes_before),
+                );
+                return floor;
+            }
             let order = if pit.number() == table_best {
                 1000
+            } else if let Some(value) = known {
+                900 + value
             } else {
                 match landing {
                     Landing::Store => 500 + i32::from(pit.number()),
@@ -423,6 +486,7 @@ impl Searcher {
                 gain,
                 same_mover,
                 order,
+                known,
             });
         }
         // Best first: insertion sort of at most six.
@@ -438,7 +502,9 @@ impl Searcher {
         let mut best_value = i32::MIN;
         let mut best_pit = 0;
         for child in ordered.into_iter().flatten() {
-            let value = if child.same_mover {
+            let value = if let Some(value) = child.known {
+                value
+            } else if child.same_mover {
                 child.gain
                     + self.node(
                         &child.position,
@@ -488,13 +554,18 @@ impl Searcher {
         };
         self.table.store(
             key,
-            lower.max(-board),
-            upper.min(board),
+            (lower.max(-board), upper.min(board)),
             stored_depth,
             best_pit,
+            work_of(self.nodes - nodes_before),
         );
         best_value
     }
+}
+
+/// An entry's `work`: the bit length of its subtree's node count.
+fn work_of(nodes: u64) -> u8 {
+    (u64::BITS - nodes.leading_zeros()) as u8
 }
 
 /// A solver's answer: proved bounds on the mover's future gain (equal when solved).

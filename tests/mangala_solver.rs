@@ -171,6 +171,40 @@ fn endgame_database_values_are_exact() {
     }
 }
 
+/// A root inside the database is answered from it: the player's pit must reach the
+/// database's value, not merely be the first legal pit.
+#[test]
+fn the_player_plays_the_database_move_where_it_reaches() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let rule = EndRule::EmptierTakesAll;
+    let db = Arc::new(EndgameDb::build(rule, 8, &mut |_, _| {}));
+    let mut memo = HashMap::new();
+    let mut first_pit_was_wrong = 0;
+    for _ in 0..200 {
+        let board = rng.random_range(2..=8);
+        let position = random_endgame(&mut rng, board);
+        let mut searcher = Searcher::new(rule, 12, Some(Arc::clone(&db)));
+        let result = searcher.search(&position, Limits::default(), &never);
+        assert!(result.proved);
+        let exact = brute(&position, rule, &mut memo);
+        assert_eq!(margin_for(&position, result.value, Side::South), exact);
+        let pit = result.best.expect("a move");
+        let (next, _) = position.play_unchecked(pit, rule);
+        assert_eq!(
+            brute(&next, rule, &mut memo),
+            exact,
+            "{position}: pit {pit}"
+        );
+        let first = position.legal_moves().next().expect("a legal pit");
+        let (after_first, _) = position.play_unchecked(first, rule);
+        if brute(&after_first, rule, &mut memo) != exact {
+            first_pit_was_wrong += 1;
+        }
+    }
+    // The sample must hold positions where the first legal pit loses something.
+    assert!(first_pit_was_wrong > 10, "{first_pit_was_wrong}");
+}
+
 #[test]
 fn searches_with_and_without_database_agree_on_larger_endgames() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);

@@ -235,6 +235,12 @@ impl Searcher {
         if position.is_over() {
             return result;
         }
+        if let Some((pit, value)) = self.database_answer(position) {
+            result.best = Some(pit);
+            result.value = value;
+            result.proved = true;
+            return result;
+        }
         let last = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         for depth in 1..=last {
             let before = self.unproved;
@@ -310,10 +316,12 @@ impl Searcher {
             guess = value;
             progress(lower, upper, self.nodes);
         }
-        if lower == upper
-            && let Some(entry) = self.table.probe(key_of(position))
-        {
-            best = Pit::new(entry.best).or(best);
+        if lower == upper {
+            if let Some((pit, _)) = self.database_answer(position) {
+                best = Some(pit);
+            } else if let Some(entry) = self.table.probe(key_of(position)) {
+                best = Pit::new(entry.best).or(best);
+            }
         }
         Solution {
             lower,
@@ -321,6 +329,14 @@ impl Searcher {
             best,
             nodes: self.nodes,
         }
+    }
+
+    /// The database's best pit and value for a root it covers: such a root is never
+    /// searched (its value is read at once), so the table would hold no move for it.
+    fn database_answer(&self, position: &Position) -> Option<(Pit, i32)> {
+        let db = self.db.as_deref()?;
+        db.value(position)?;
+        super::db::best_pit(db, position)
     }
 
     fn root(

@@ -23,6 +23,8 @@ pub struct Signals {
     gogui_interrupt: AtomicBool,
     pending_lines: AtomicUsize,
     pending_stops: AtomicUsize,
+    /// The reader has seen the end of input (or a read error): no line will come.
+    closed: AtomicBool,
 }
 
 impl Signals {
@@ -44,6 +46,22 @@ impl Signals {
     /// Whether a command line is waiting: analysis streams end on any input.
     pub fn input_pending(&self) -> bool {
         self.pending_lines.load(Ordering::Acquire) > 0
+    }
+
+    /// True once the input has ended: the command loop stops after the lines queued,
+    /// so work meant to fill the wait for the next line (pondering) must stop too.
+    pub fn input_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// True when whatever a running command or a ponder is doing should end: an
+    /// interrupt, a waiting line, or the end of input.
+    pub fn anything_arrived(&self) -> bool {
+        self.interrupted() || self.input_pending() || self.input_closed()
+    }
+
+    fn close(&self) {
+        self.closed.store(true, Ordering::Release);
     }
 
     fn line_queued(&self, line: &Input) {
@@ -112,7 +130,10 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(
     let (sender, receiver) = channel();
     thread::Builder::new()
         .name("stdin-reader".into())
-        .spawn(move || read_lines(reader, &signals, &sender))
+        .spawn(move || {
+            read_lines(reader, &signals, &sender);
+            signals.close();
+        })
         .map_err(|error| tracing::error!("cannot start the input thread: {error}"))
         .ok();
     receiver

@@ -269,6 +269,22 @@ mod tests {
     }
 
     #[test]
+    fn end_of_input_is_signalled_once_the_lines_are_sent() {
+        let signals = Signals::new();
+        let receiver = spawn_reader(std::io::Cursor::new(b"name\n".to_vec()), signals.clone());
+        // The channel closes after the flag is set: once the lines are all read, it is.
+        let inputs: Vec<Input> = receiver.iter().collect();
+        assert_eq!(inputs, vec![Input::Line("name".into())]);
+        assert!(signals.input_closed());
+        assert!(signals.anything_arrived());
+        signals.line_taken(&inputs[0]);
+        assert!(!signals.input_pending() && !signals.interrupted());
+        assert!(signals.anything_arrived(), "a closed input stays closed");
+        // A fresh set of flags has seen nothing.
+        assert!(!Signals::new().anything_arrived());
+    }
+
+    #[test]
     fn quit_raises_the_interrupt_flag() {
         let signals = Signals::new();
         let receiver = spawn_reader(std::io::Cursor::new(b"5 quit\n".to_vec()), signals.clone());

@@ -722,6 +722,7 @@ impl GoEngine {
         let game = &self.game;
         let root_allowed =
             |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
+        let history = game.superko_keys();
         let signals = session.signals();
         let stop =
             || signals.interrupted() || (kind == Generate::Analyze && signals.input_pending());
@@ -731,6 +732,7 @@ impl GoEngine {
             rules: game.rules(),
             komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
             root_allowed: &root_allowed,
+            history: &history,
             opponent_passed: game
                 .last_move()
                 .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),

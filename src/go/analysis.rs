@@ -173,8 +173,19 @@ impl AnalyzeRequest {
             Dialect::Leela => String::new(),
             Dialect::Kata => format!(" utility {:.6}", 2.0 * stats.win_rate - 1.0),
         };
+        // KataGo's score fields, where KataGo puts them (after the win rate). Leela
+        // Zero's lines have none, and Lizzie reads those with a Leela parser: only the
+        // kata dialect gets them. Both are our mean playout margin: with no model of
+        // score spread, the lead that would make the game even is that mean.
+        let score = match self.dialect {
+            Dialect::Leela => String::new(),
+            Dialect::Kata => format!(
+                " scoreMean {:.3} scoreLead {:.3}",
+                stats.score_lead, stats.score_lead
+            ),
+        };
         format!(
-            "info move {} visits {}{utility} winrate {win_rate} prior {prior} lcb {lcb} order {order} pv {}",
+            "info move {} visits {}{utility} winrate {win_rate}{score} prior {prior} lcb {lcb} order {order} pv {}",
             spell(stats.mv),
             stats.visits,
             pv.join(" ")

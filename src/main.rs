@@ -122,7 +122,7 @@ struct GoArgs {
     #[arg(long)]
     live_gfx: bool,
     /// Keep the search tree between moves: `on` (default) or `off`, to compare in ladders.
-    #[arg(long, default_value = "on", value_parser = on_off)]
+    #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     reuse: bool,
     /// Think on the opponent's time after genmove, until the next command (also
     /// `hamle-ponder on|off`); moves then depend on timing.

@@ -159,3 +159,36 @@ fn a_ponder_searches_the_opponent_s_turn_and_leaves_the_tree_for_the_next_search
     );
     assert_eq!(switched.reused_visits(), quiet.reused_visits());
 }
+
+#[test]
+fn the_command_line_switches_reach_the_engine() {
+    let describe = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
+            .arg("go")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                let mut stdin = child.stdin.take().expect("stdin");
+                writeln!(stdin, "gomill-describe_engine")?;
+                drop(stdin);
+                child.wait_with_output()
+            })
+            .expect("run hamle");
+        assert!(output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(describe(&[]).contains("reuse on, ponder off"));
+    assert!(describe(&["--reuse", "off"]).contains("reuse off, ponder off"));
+    assert!(describe(&["--reuse", "on", "--ponder"]).contains("reuse on, ponder on"));
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--reuse", "maybe"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run hamle");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("expected on or off"));
+}

@@ -316,8 +316,9 @@ impl KeptTrees {
     }
 }
 
-/// Cap on the tree size in nodes (36 bytes each), over all threads: about 150 MB. A
-/// power of two, so that the arena's doubling stops right at the cap.
+/// Cap on the tree size in nodes (40 bytes each), over all threads: about 170 MB, kept
+/// between moves with tree reuse. A power of two, so that the arena's doubling stops
+/// right at the cap.
 const MAX_TREE_NODES: usize = 1 << 22;
 /// More threads than this are not useful for root parallelism and only cost memory.
 pub const MAX_THREADS: usize = 256;

@@ -121,6 +121,22 @@ struct GoArgs {
     /// GoGui live graphics on stderr during genmove (also `hamle-live_gfx on`).
     #[arg(long)]
     live_gfx: bool,
+    /// Keep the search tree between moves: `on` (default) or `off`, to compare in ladders.
+    #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    reuse: bool,
+    /// Think on the opponent's time after genmove, until the next command (also
+    /// `hamle-ponder on|off`); moves then depend on timing.
+    #[arg(long)]
+    ponder: bool,
+}
+
+/// `on` or `off`, for switches that default to on.
+fn on_off(text: &str) -> Result<bool, String> {
+    match text {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected on or off, got '{text}'")),
+    }
 }
 
 #[derive(Args)]
@@ -157,6 +173,9 @@ fn main() -> ExitCode {
                 threads: args.threads.max(1),
                 time_per_move: args.time_per_move.filter(|s| s.is_finite() && *s > 0.0),
                 live_gfx: args.live_gfx,
+                reuse: args.reuse,
+                ponder: args.ponder,
+                ..go::engine::Settings::default()
             };
             let mut engine = go::engine::GoEngine::new(settings);
             protocol::serve(

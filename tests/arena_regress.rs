@@ -149,6 +149,7 @@ fn shipped_bots_parse_and_launch() {
         "hamle-go-200",
         "hamle-go-1000",
         "hamle-go-5000",
+        "hamle-go-5000-noreuse",
         "gnugo-l0",
         "gnugo-l10",
         "pachi",

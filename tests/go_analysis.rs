@@ -75,8 +75,14 @@ impl Engine {
 fn info_pattern(kata: bool) -> Regex {
     let number = if kata { r"[01]\.\d+" } else { r"\d+" };
     let utility = if kata { r" utility -?[01]\.\d+" } else { "" };
+    // KataGo's score fields come in kata lines only: Lizzie's Leela parser expects none.
+    let score = if kata {
+        r" scoreMean -?\d+\.\d+ scoreLead -?\d+\.\d+"
+    } else {
+        ""
+    };
     Regex::new(&format!(
-        r"^info move ([A-HJ-T]\d+|pass) visits \d+{utility} winrate {number} prior {number} lcb {number} order 0 pv [A-HJ-T]\d+"
+        r"^info move ([A-HJ-T]\d+|pass) visits \d+{utility} winrate {number}{score} prior {number} lcb {number} order 0 pv [A-HJ-T]\d+"
     ))
     .expect("regex")
 }

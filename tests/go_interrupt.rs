@@ -1,5 +1,6 @@
 //! Input that must reach a running search: GoGui's `# interrupt`, `quit`, and end of input.
-//! The search budgets here would take hours; each test passes only if the input stopped it.
+//! The search budgets here would take hours, and the ponders minutes; each test passes
+//! only if the input stopped them.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -121,4 +122,68 @@ fn end_of_input_lets_queued_commands_finish_then_quits() {
         log.contains("after 500 playouts"),
         "the search was cut short: {log}"
     );
+}
+
+/// `hamle go --ponder` with a ponder that would take minutes on its own (ten million
+/// playouts): any line must end it at once.
+fn start_pondering() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--ponder", "--playouts", "300", "--rules", "chinese"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hamle")
+}
+
+#[test]
+fn a_command_ends_the_ponder_and_is_answered_with_nothing_before_it() {
+    let mut child = start_pondering();
+    let lines = lines_of(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "boardsize 9\n1 genmove b").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_response(&lines), "= ");
+    let first = next_response(&lines);
+    assert!(first.starts_with("=1 ") && first.len() > 3, "{first}");
+    // The engine ponders now, on White's time.
+    thread::sleep(Duration::from_millis(300));
+    writeln!(stdin, "2 name").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_response(&lines), "=2 hamle");
+    // A ponder after each genmove; the opponent's move and the next genmove follow.
+    writeln!(stdin, "3 genmove w").expect("write");
+    stdin.flush().expect("flush");
+    assert!(next_response(&lines).starts_with("=3 "));
+    thread::sleep(Duration::from_millis(300));
+    writeln!(stdin, "4 genmove b\n5 quit").expect("write");
+    stdin.flush().expect("flush");
+    assert!(next_response(&lines).starts_with("=4 "));
+    assert_eq!(next_response(&lines), "=5 ");
+    let status = child.wait().expect("exit");
+    assert!(status.success());
+    // Nothing else reached stdout.
+    assert!(lines.try_recv().is_err());
+}
+
+#[test]
+fn end_of_input_ends_the_ponder_and_the_engine() {
+    let mut child = start_pondering();
+    let lines = lines_of(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "boardsize 9\n1 genmove b").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_response(&lines), "= ");
+    assert!(next_response(&lines).starts_with("=1 "));
+    thread::sleep(Duration::from_millis(300));
+    drop(stdin);
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(child.wait());
+    });
+    let status = receiver
+        .recv_timeout(PATIENCE)
+        .expect("exit within the bound")
+        .expect("exit status");
+    assert!(status.success());
 }

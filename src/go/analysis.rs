@@ -173,8 +173,19 @@ impl AnalyzeRequest {
             Dialect::Leela => String::new(),
             Dialect::Kata => format!(" utility {:.6}", 2.0 * stats.win_rate - 1.0),
         };
+        // KataGo's score fields, where KataGo puts them (after the win rate). Leela
+        // Zero's lines have none, and Lizzie reads those with a Leela parser: only the
+        // kata dialect gets them. Both are our mean playout margin: with no model of
+        // score spread, the lead that would make the game even is that mean.
+        let score = match self.dialect {
+            Dialect::Leela => String::new(),
+            Dialect::Kata => format!(
+                " scoreMean {:.3} scoreLead {:.3}",
+                stats.score_lead, stats.score_lead
+            ),
+        };
         format!(
-            "info move {} visits {}{utility} winrate {win_rate} prior {prior} lcb {lcb} order {order} pv {}",
+            "info move {} visits {}{utility} winrate {win_rate}{score} prior {prior} lcb {lcb} order {order} pv {}",
             spell(stats.mv),
             stats.visits,
             pv.join(" ")
@@ -216,5 +227,47 @@ pub fn ownership_for(snapshot: &mut Snapshot, color: Color) {
         for value in &mut snapshot.ownership {
             *value = -*value;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::parse_command;
+
+    fn request(line: &str, dialect: Dialect) -> AnalyzeRequest {
+        let command = parse_command(line).unwrap_or_else(|_| panic!("{line}"));
+        AnalyzeRequest::parse(&command, dialect, false).expect("a valid request")
+    }
+
+    #[test]
+    fn kata_lines_carry_the_score_and_leela_lines_do_not() {
+        let board = Board::new(9).expect("9x9");
+        let e5 = board.point("E5".parse().expect("vertex"));
+        let snapshot = Snapshot {
+            root_moves: vec![RootMoveStats {
+                mv: Some(e5),
+                visits: 40,
+                win_rate: 0.75,
+                amaf_visits: 0,
+                amaf_win_rate: 0.5,
+                prior: 0.5,
+                score_lead: -3.25,
+                principal_variation: vec![e5],
+            }],
+            playouts: 40,
+            ownership: Vec::new(),
+        };
+        let kata = request("kata-analyze b 10", Dialect::Kata).info_line(&snapshot, &board);
+        assert_eq!(
+            kata,
+            "info move E5 visits 40 utility 0.500000 winrate 0.750000 scoreMean -3.250 \
+             scoreLead -3.250 prior 0.500000 lcb 0.613069 order 0 pv E5"
+        );
+        let leela = request("lz-analyze b 10", Dialect::Leela).info_line(&snapshot, &board);
+        assert_eq!(
+            leela,
+            "info move E5 visits 40 winrate 7500 prior 5000 lcb 6131 order 0 pv E5"
+        );
     }
 }

@@ -90,6 +90,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             rules: &rules,
             komi: rules.default_komi,
             root_allowed: &allow_all,
+            history: &[],
             opponent_passed: false,
             move_number: 0,
             limits: SearchLimits {

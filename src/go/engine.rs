@@ -10,13 +10,16 @@ use crate::go::analysis::{AnalyzeRequest, Dialect, ownership_for};
 use crate::go::board::Point;
 use crate::go::game::{Game, HandicapError, fixed_handicap_vertices};
 use crate::go::player::{
-    self, Decision, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult, Snapshot,
+    self, Decision, KeptTrees, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
+    Snapshot,
 };
 use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
 use crate::go::sgf::GoRecord;
 use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
 use crate::go::{Color, MoveVertex, Vertex};
-use crate::protocol::{CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GtpError, Session};
+use crate::protocol::{
+    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GtpError, Session, Signals,
+};
 
 /// Playouts per move when the command line does not say.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
@@ -37,7 +40,17 @@ pub struct Settings {
     pub time_per_move: Option<f64>,
     /// Start with GoGui's live graphics on.
     pub live_gfx: bool,
+    /// Keep the search tree from one move to the next (`--reuse on|off`).
+    pub reuse: bool,
+    /// Start with pondering on (`--ponder`; needs `reuse`).
+    pub ponder: bool,
+    /// Playouts one ponder may spend at most: an opponent may leave the engine waiting
+    /// for hours, and the tree's counts need not grow without end.
+    pub ponder_limit: u64,
 }
+
+/// Playouts a ponder spends at most by default: minutes of thinking on any board.
+pub const DEFAULT_PONDER_LIMIT: u64 = 10_000_000;
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -48,6 +61,9 @@ impl Default for Settings {
             threads: 1,
             time_per_move: None,
             live_gfx: false,
+            reuse: true,
+            ponder: false,
+            ponder_limit: DEFAULT_PONDER_LIMIT,
         }
     }
 }
@@ -98,10 +114,12 @@ pub enum GoCommand {
     GenmoveAnalyze(AnalyzeRequest),
     /// `hamle-live_gfx on|off`: GoGui live graphics during genmove.
     LiveGfx(bool),
+    /// `hamle-ponder on|off`: think on the opponent's time after genmove.
+    Ponder(bool),
 }
 
 /// The Go commands in `list_commands` order.
-pub const GO_COMMANDS: [&str; 37] = [
+pub const GO_COMMANDS: [&str; 38] = [
     "boardsize",
     "rectangular_boardsize",
     "clear_board",
@@ -139,6 +157,7 @@ pub const GO_COMMANDS: [&str; 37] = [
     "kata-analyze",
     "kata-genmove_analyze",
     "hamle-live_gfx",
+    "hamle-ponder",
 ];
 
 const COLOR: &str = "a color (b, black, w or white)";
@@ -307,14 +326,8 @@ impl GoCommand {
                 }
             }
             "hamle-ownership" => no_args(c, GoCommand::Ownership)?,
-            "hamle-live_gfx" => {
-                c.expect_args(1, "on|off")?;
-                GoCommand::LiveGfx(match c.args[0].as_str() {
-                    "on" | "true" | "1" => true,
-                    "off" | "false" | "0" => false,
-                    _ => return Err(c.usage_error("on|off")),
-                })
-            }
+            "hamle-live_gfx" => GoCommand::LiveGfx(parse_switch(c)?),
+            "hamle-ponder" => GoCommand::Ponder(parse_switch(c)?),
             "lz-analyze" | "analyze" => {
                 GoCommand::Analyze(AnalyzeRequest::parse(c, Dialect::Leela, false)?)
             }
@@ -327,6 +340,16 @@ impl GoCommand {
             }
             _ => return Err(GtpError::UnknownCommand),
         })
+    }
+}
+
+/// `on|off` (also `true|false`, `1|0`).
+fn parse_switch(command: &Command) -> Result<bool, GtpError> {
+    command.expect_args(1, "on|off")?;
+    match command.args[0].as_str() {
+        "on" | "true" | "1" => Ok(true),
+        "off" | "false" | "0" => Ok(false),
+        _ => Err(command.usage_error("on|off")),
     }
 }
 
@@ -406,6 +429,15 @@ pub struct GoEngine {
     searches: u64,
     /// GoGui's live graphics during genmove (`hamle-live_gfx on`).
     live_gfx: bool,
+    /// The last search's trees and the moves played since (empty with reuse off).
+    kept: KeptTrees,
+    /// Think on the opponent's time (`hamle-ponder on`).
+    ponder: bool,
+    /// The last command was a genmove that played a move: the next wait is the
+    /// opponent's time.
+    ponder_ready: bool,
+    /// Visits the last search inherited from the one before.
+    reused: u64,
 }
 
 impl GoEngine {
@@ -416,13 +448,20 @@ impl GoEngine {
             Err(_) => unreachable!("19x19 is a valid board"),
         };
         game.set_komi(rules.default_komi);
+        if settings.ponder && !settings.reuse {
+            tracing::warn!("pondering keeps its work in the tree: --ponder needs --reuse on");
+        }
         GoEngine {
             live_gfx: settings.live_gfx,
+            ponder: settings.ponder,
             settings,
             game,
             clock: Clock::default(),
             judgement: None,
             searches: 0,
+            kept: KeptTrees::new(),
+            ponder_ready: false,
+            reused: 0,
         }
     }
 
@@ -430,7 +469,37 @@ impl GoEngine {
         &self.game
     }
 
+    /// Visits the last search (genmove, analysis or ponder) started with, kept from the
+    /// searches before it: 0 when it started from scratch.
+    pub fn reused_visits(&self) -> u64 {
+        self.reused
+    }
+
+    /// Whether a search tree is kept for the next search.
+    pub fn keeps_a_tree(&self) -> bool {
+        !self.kept.is_empty()
+    }
+
     fn run(&mut self, command: GoCommand, session: &mut Session<'_>) -> Result<String, GtpError> {
+        self.ponder_ready = false;
+        // Commands that replace the game or take moves back start the next search
+        // afresh, and free the tree's memory now. The search also checks by itself that
+        // a kept tree fits the position exactly (stones, ko, side to move, superko
+        // history, komi, rules), so a `komi` or `kgs-rules` that changes nothing (as
+        // controllers resend them) keeps the tree, and one that changes something not.
+        if matches!(
+            command,
+            GoCommand::Boardsize(_)
+                | GoCommand::RectangularBoardsize(..)
+                | GoCommand::ClearBoard
+                | GoCommand::Undo
+                | GoCommand::FixedHandicap(_)
+                | GoCommand::PlaceFreeHandicap(_)
+                | GoCommand::SetFreeHandicap(_)
+                | GoCommand::LoadSgf(..)
+        ) {
+            self.kept.clear();
+        }
         match command {
             GoCommand::Boardsize(size) => {
                 self.new_game(size)?;
@@ -459,6 +528,7 @@ impl GoEngine {
                     tracing::warn!("play {} {mv}: illegal ({reason})", color.letter());
                     GtpError::IllegalMove
                 })?;
+                self.kept_advance(color, mv);
                 Ok(String::new())
             }
             GoCommand::Genmove(color) => self.generate(color, session, Generate::Play, None),
@@ -470,6 +540,15 @@ impl GoEngine {
             }
             GoCommand::LiveGfx(on) => {
                 self.live_gfx = on;
+                Ok(String::new())
+            }
+            GoCommand::Ponder(on) => {
+                if on && !self.settings.reuse {
+                    return Err(GtpError::other(
+                        "pondering keeps its work in the tree: start with --reuse on",
+                    ));
+                }
+                self.ponder = on;
                 Ok(String::new())
             }
             GoCommand::Analyze(request) => {
@@ -681,6 +760,15 @@ impl GoEngine {
         Ok(chosen)
     }
 
+    /// Tells the kept tree that `color` played `mv`.
+    fn kept_advance(&mut self, color: Color, mv: MoveVertex) {
+        let point = match mv {
+            MoveVertex::Play(v) => Some(self.game.board().point(v)),
+            MoveVertex::Pass => None,
+        };
+        self.kept.advance(color, point);
+    }
+
     fn seed(&mut self) -> u64 {
         self.searches += 1;
         self.settings
@@ -722,19 +810,11 @@ impl GoEngine {
         let game = &self.game;
         let root_allowed =
             |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
+        let history = game.superko_keys();
         let signals = session.signals();
         let stop =
             || signals.interrupted() || (kind == Generate::Analyze && signals.input_pending());
         let request = SearchRequest {
-            board: game.board(),
-            to_move: color,
-            rules: game.rules(),
-            komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
-            root_allowed: &root_allowed,
-            opponent_passed: game
-                .last_move()
-                .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),
-            move_number: game.move_count() as u32,
             limits: SearchLimits { playouts, deadline },
             seed,
             threads: self.settings.threads,
@@ -745,13 +825,14 @@ impl GoEngine {
                 ResignPolicy::default()
             },
             cleanup: kind == Generate::Cleanup,
-            progress: None,
+            ..position_request(game, color, &root_allowed, &history)
         };
         let board = request.board;
+        let kept = self.settings.reuse.then_some(&mut self.kept);
         let result = match analysis {
             Some(analysis) => {
                 let mut client_gone = false;
-                search_reporting(request, analysis.interval, &mut |mut snapshot| {
+                search_reporting(request, kept, analysis.interval, &mut |mut snapshot| {
                     if !client_gone {
                         ownership_for(&mut snapshot, color);
                         let line = analysis.info_line(&snapshot, board);
@@ -759,15 +840,21 @@ impl GoEngine {
                     }
                 })
             }
-            None if self.live_gfx => search_reporting(request, GFX_INTERVAL, &mut |snapshot| {
-                use std::io::Write;
-                let block = gfx_block(&snapshot, board, color);
-                let mut err = std::io::stderr().lock();
-                // Live graphics are a courtesy: a closed stderr must not stop the search.
-                let _ = err.write_all(block.as_bytes()).and_then(|()| err.flush());
-            }),
-            None => player::search(&request),
+            None if self.live_gfx => {
+                search_reporting(request, kept, GFX_INTERVAL, &mut |snapshot| {
+                    use std::io::Write;
+                    let block = gfx_block(&snapshot, board, color);
+                    let mut err = std::io::stderr().lock();
+                    // Live graphics are a courtesy: a closed stderr must not stop the search.
+                    let _ = err.write_all(block.as_bytes()).and_then(|()| err.flush());
+                })
+            }
+            None => match kept {
+                Some(kept) => player::search_keeping(&request, kept),
+                None => player::search(&request),
+            },
         };
+        self.reused = result.reused;
         if kind == Generate::Analyze {
             return Ok(String::new());
         }
@@ -777,9 +864,10 @@ impl GoEngine {
             Decision::Play(p) => MoveVertex::Play(self.game.board().vertex(p)),
         };
         tracing::info!(
-            "genmove {}: {answer} after {} playouts in {:.2}s, win rate {:.2}",
+            "genmove {}: {answer} after {} playouts ({} visits kept) in {:.2}s, win rate {:.2}",
             color.letter(),
             result.playouts,
+            result.reused,
             start.elapsed().as_secs_f64(),
             result.win_rate
         );
@@ -789,6 +877,8 @@ impl GoEngine {
                     "internal error: the search chose an illegal move {answer} ({reason})"
                 ))
             })?;
+            self.kept_advance(color, answer);
+            self.ponder_ready = !self.game.is_over();
         }
         Ok(answer.to_string())
     }
@@ -919,10 +1009,45 @@ enum Generate {
     Analyze,
 }
 
+/// The parts of a search request that describe `game`'s position with `color` to move;
+/// the caller sets the budget, the stop test and the policies.
+fn position_request<'a>(
+    game: &'a Game,
+    color: Color,
+    root_allowed: &'a (dyn Fn(Point) -> bool + Sync),
+    history: &'a [u64],
+) -> SearchRequest<'a> {
+    SearchRequest {
+        board: game.board(),
+        to_move: color,
+        rules: game.rules(),
+        komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
+        root_allowed,
+        history,
+        opponent_passed: game
+            .last_move()
+            .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),
+        move_number: game.move_count() as u32,
+        limits: SearchLimits::default(),
+        seed: 0,
+        threads: 1,
+        stop: &never,
+        resign: ResignPolicy::never(),
+        cleanup: false,
+        progress: None,
+    }
+}
+
+fn never() -> bool {
+    false
+}
+
 /// Runs the search on a scoped thread and hands its snapshots, every `interval`, to `emit`
-/// on this thread: the session's writer stays on the thread that owns it.
+/// on this thread: the session's writer stays on the thread that owns it. With `kept`,
+/// the search starts from and leaves its trees there.
 fn search_reporting(
     request: SearchRequest<'_>,
+    kept: Option<&mut KeptTrees>,
     interval: Duration,
     emit: &mut dyn FnMut(Snapshot),
 ) -> SearchResult {
@@ -939,7 +1064,10 @@ fn search_reporting(
         ..request
     };
     std::thread::scope(|scope| {
-        let search = scope.spawn(|| player::search(&request));
+        let search = scope.spawn(|| match kept {
+            Some(kept) => player::search_keeping(&request, kept),
+            None => player::search(&request),
+        });
         // The sender lives as long as the request, so the search's end is watched for.
         while !search.is_finished() {
             if let Ok(snapshot) = receiver.recv_timeout(Duration::from_millis(5)) {
@@ -952,6 +1080,9 @@ fn search_reporting(
         }
     })
 }
+
+/// Mixed into the seed of ponder searches.
+const PONDER_SALT: u64 = 0x706F_6E64_6572; // "ponder"
 
 /// How often GoGui's live graphics are redrawn during a search.
 const GFX_INTERVAL: Duration = Duration::from_millis(500);
@@ -1022,18 +1153,59 @@ impl Engine for GoEngine {
             "dboard/Ownership/hamle-ownership".into(),
             "none/Live Graphics On/hamle-live_gfx on".into(),
             "none/Live Graphics Off/hamle-live_gfx off".into(),
+            "none/Ponder On/hamle-ponder on".into(),
+            "none/Ponder Off/hamle-ponder off".into(),
         ]
+    }
+
+    /// After a genmove that played, searches the position with the opponent to move
+    /// until anything arrives, leaving the tree for the next search (which the
+    /// opponent's move then enters). Nothing is written; the moves played afterwards
+    /// depend on how long the opponent took, so pondering is not reproducible.
+    fn ponder(&mut self, signals: &Signals) {
+        if !std::mem::take(&mut self.ponder_ready) || !self.ponder || !self.settings.reuse {
+            return;
+        }
+        let color = self.game.to_move();
+        // Its own stream of random numbers, so that the seeds of the moves stay those a
+        // session without pondering would use.
+        let seed = self.settings.seed ^ PONDER_SALT ^ self.searches;
+        let game = &self.game;
+        let root_allowed =
+            |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
+        let history = game.superko_keys();
+        let stop = || signals.anything_arrived();
+        let request = SearchRequest {
+            limits: SearchLimits {
+                playouts: Some(self.settings.ponder_limit),
+                deadline: None,
+            },
+            seed,
+            threads: self.settings.threads,
+            stop: &stop,
+            ..position_request(game, color, &root_allowed, &history)
+        };
+        let result = player::search_keeping(&request, &mut self.kept);
+        self.reused = result.reused;
+        tracing::info!(
+            "pondered {} playouts for {} ({} visits kept)",
+            result.playouts,
+            color.letter(),
+            result.reused
+        );
     }
 
     fn describe(&self) -> String {
         format!(
-            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}",
+            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, ponder {}",
             self.version(),
             describe_rules(self.game.rules()),
             self.game.komi(),
             self.settings.seed,
             self.settings.playouts,
-            self.settings.threads
+            self.settings.threads,
+            if self.settings.reuse { "on" } else { "off" },
+            if self.ponder { "on" } else { "off" }
         )
     }
 }

@@ -301,6 +301,20 @@ impl Game {
         }
     }
 
+    /// What the search must not repeat under the rules' superko: the stone hashes of
+    /// every position since the start or the last setup (positional superko), those
+    /// hashes xor [`side_to_move_key`] of the side to move then (situational), nothing
+    /// under simple ko. Sorted, so that searches do not depend on hash-map order.
+    pub fn superko_keys(&self) -> Vec<u64> {
+        let mut keys: Vec<u64> = match self.rules.ko {
+            KoRule::Simple => Vec::new(),
+            KoRule::PositionalSuperko => self.positional.keys().copied().collect(),
+            KoRule::SituationalSuperko => self.situational.keys().copied().collect(),
+        };
+        keys.sort_unstable();
+        keys
+    }
+
     /// Every legal move of `color`: pass first, then the vertices in `Vertex` order.
     pub fn legal_moves(&self, color: Color) -> Vec<MoveVertex> {
         let size = self.board.size() as u8;

@@ -23,6 +23,8 @@ pub struct Signals {
     gogui_interrupt: AtomicBool,
     pending_lines: AtomicUsize,
     pending_stops: AtomicUsize,
+    /// The reader has seen the end of input (or a read error): no line will come.
+    closed: AtomicBool,
 }
 
 impl Signals {
@@ -44,6 +46,22 @@ impl Signals {
     /// Whether a command line is waiting: analysis streams end on any input.
     pub fn input_pending(&self) -> bool {
         self.pending_lines.load(Ordering::Acquire) > 0
+    }
+
+    /// True once the input has ended: the command loop stops after the lines queued,
+    /// so work meant to fill the wait for the next line (pondering) must stop too.
+    pub fn input_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// True when whatever a running command or a ponder is doing should end: an
+    /// interrupt, a waiting line, or the end of input.
+    pub fn anything_arrived(&self) -> bool {
+        self.interrupted() || self.input_pending() || self.input_closed()
+    }
+
+    fn close(&self) {
+        self.closed.store(true, Ordering::Release);
     }
 
     fn line_queued(&self, line: &Input) {
@@ -112,7 +130,10 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(
     let (sender, receiver) = channel();
     thread::Builder::new()
         .name("stdin-reader".into())
-        .spawn(move || read_lines(reader, &signals, &sender))
+        .spawn(move || {
+            read_lines(reader, &signals, &sender);
+            signals.close();
+        })
         .map_err(|error| tracing::error!("cannot start the input thread: {error}"))
         .ok();
     receiver
@@ -245,6 +266,22 @@ mod tests {
                 Input::Line("name".into())
             ]
         );
+    }
+
+    #[test]
+    fn end_of_input_is_signalled_once_the_lines_are_sent() {
+        let signals = Signals::new();
+        let receiver = spawn_reader(std::io::Cursor::new(b"name\n".to_vec()), signals.clone());
+        // The channel closes after the flag is set: once the lines are all read, it is.
+        let inputs: Vec<Input> = receiver.iter().collect();
+        assert_eq!(inputs, vec![Input::Line("name".into())]);
+        assert!(signals.input_closed());
+        assert!(signals.anything_arrived());
+        signals.line_taken(&inputs[0]);
+        assert!(!signals.input_pending() && !signals.interrupted());
+        assert!(signals.anything_arrived(), "a closed input stays closed");
+        // A fresh set of flags has seen nothing.
+        assert!(!Signals::new().anything_arrived());
     }
 
     #[test]

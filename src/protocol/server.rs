@@ -37,6 +37,13 @@ pub trait Engine {
     fn describe(&self) -> String {
         format!("{} {}", self.name(), self.version())
     }
+
+    /// Called after a command has been answered when no other line is waiting: an
+    /// engine may think on the opponent's time here (pondering) until
+    /// [`Signals::anything_arrived`] says a line, an interrupt or the end of input came.
+    /// It must write nothing to the output: the next response must be the next
+    /// command's.
+    fn ponder(&mut self, _signals: &Signals) {}
 }
 
 /// The commands the core answers for every game.
@@ -157,6 +164,12 @@ pub fn serve_inputs<E: Engine, W: Write>(
         }
         if command.name == "quit" {
             break;
+        }
+        if !signals.anything_arrived() {
+            // A bug while pondering must not take the session down either.
+            if catch_unwind(AssertUnwindSafe(|| engine.ponder(signals))).is_err() {
+                tracing::error!("internal error while pondering");
+            }
         }
     }
     Ok(())

@@ -1,9 +1,17 @@
 //! The Go player: Monte Carlo tree search (UCT with RAVE) over light playouts.
 //!
 //! Independent of GTP and of the game record: the caller gives a board, the side to
-//! move, the rules and a filter for root moves that the game's history forbids
-//! (superko); [`search`] returns a decision with its statistics. Superko below the root
-//! is ignored for speed (the tree and the playouts know only simple ko).
+//! move, the rules, a filter for root moves that the game's history forbids (superko)
+//! and that history's positions; [`search`] returns a decision with its statistics.
+//! Below the root, tree nodes leave out the moves that repeat a position of the history
+//! or of their path under the rules' superko (see `tree.rs`); playouts know simple ko
+//! only, for speed.
+//!
+//! Tree reuse: [`search_keeping`] keeps the trees in a [`KeptTrees`]; told the moves
+//! played since ([`KeptTrees::advance`]), the next search starts from the subtree under
+//! them when the position it is asked about is exactly the one those moves lead to
+//! (board, ko, side to move, komi, rules, superko history), and from scratch otherwise.
+//! Playout budgets count the new playouts only.
 //!
 //! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
 //!   visits (`Params::expand_after`), each child starting with virtual
@@ -22,7 +30,8 @@
 //! [`SearchRequest::seed`] (tree `i` of a multi-threaded search uses `seed + i`), so a
 //! search limited by playouts alone gives the same result for the same (seed, threads,
 //! budget). A deadline or a stop request makes the amount of work, hence the result,
-//! depend on timing.
+//! depend on timing. A kept tree is a function of the searches and moves before, so a
+//! sequence of playout-limited searches is reproducible as a whole.
 
 mod ladder;
 mod patterns;
@@ -33,11 +42,11 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_POINTS, Point};
 use super::color::Color;
-use super::rules::{Rules, Scoring};
+use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
 use playout::{Amaf, Playout, Scorer, Turn};
-use tree::{Budget, Context, Params, Tree, TreeReport};
+use tree::{Budget, Context, Node, Params, Tree, TreeReport, reroot};
 
 /// How long to search. Both may be set: the first one reached ends the search. With
 /// neither, [`DEFAULT_PLAYOUTS`] applies.
@@ -93,6 +102,12 @@ pub struct SearchRequest<'a> {
     /// Root legality beyond the board's own (superko from the game history): true =
     /// allowed.
     pub root_allowed: &'a (dyn Fn(Point) -> bool + Sync),
+    /// The game's earlier positions under the rules' superko, in any order: their
+    /// stone hashes ([`Board::hash`]) under positional superko, those hashes xor
+    /// [`side_to_move_key`](super::board::side_to_move_key) of the side to move then under
+    /// situational superko, nothing under simple ko. Tree moves may not recreate them;
+    /// the root's position counts whether listed or not.
+    pub history: &'a [u64],
     /// The previous move of the game was a pass: passing now ends the game.
     pub opponent_passed: bool,
     /// Moves played so far (passes included, handicap stones not), for the resignation
@@ -151,6 +166,10 @@ pub struct RootMoveStats {
     pub amaf_win_rate: f32,
     /// The heuristics' opinion of the move before any playout, as a win rate.
     pub prior: f32,
+    /// Mean final area margin of the playouts through the move, for the side to move,
+    /// komi included (for an unvisited move, the root's mean). Playouts cut short by
+    /// the mercy rule count the board as it stands, so big leads come out smaller.
+    pub score_lead: f32,
     /// The most visited continuation, starting with `mv` (empty for a pass; it stops
     /// before the first pass).
     pub principal_variation: Vec<Point>,
@@ -171,10 +190,135 @@ pub struct SearchResult {
     /// Final-position ownership seen by the playouts, indexed by [`Point::index`]
     /// (length [`MAX_POINTS`], 0 off the board): +1 Black always owns, -1 White.
     pub ownership: Vec<f32>,
+    /// Visits the search inherited from earlier ones (tree reuse), over all threads: 0
+    /// when it started from scratch.
+    pub reused: u64,
 }
 
-/// Cap on the tree size in nodes (36 bytes each), over all threads: about 150 MB. A
-/// power of two, so that the arena's doubling stops right at the cap.
+/// The trees of the last search, kept for the next (tree reuse), and the moves played
+/// since it.
+#[derive(Default)]
+pub struct KeptTrees {
+    root: Option<RootKey>,
+    /// One arena a thread.
+    arenas: Vec<Vec<Node>>,
+    moves: Vec<(Color, Option<Point>)>,
+}
+
+/// Everything a kept tree's statistics depend on: a new search may start from the tree
+/// only if the moves since lead from this to the new request's position exactly.
+struct RootKey {
+    board: Board,
+    to_move: Color,
+    komi: f32,
+    rules: Rules,
+    opponent_passed: bool,
+    /// Sorted, without repeats, the root's own key included.
+    history: Vec<u64>,
+    threads: usize,
+    params: Params,
+}
+
+/// More moves than this since the kept search and the tree is not worth walking.
+const MAX_KEPT_MOVES: usize = 8;
+
+impl KeptTrees {
+    pub fn new() -> KeptTrees {
+        KeptTrees::default()
+    }
+
+    /// Forgets the trees: the next search starts from scratch.
+    pub fn clear(&mut self) {
+        *self = KeptTrees::default();
+    }
+
+    /// True when no tree is kept.
+    pub fn is_empty(&self) -> bool {
+        self.root.is_none()
+    }
+
+    /// Records that `color` played `mv` (`None`: a pass) after the kept search, so that
+    /// the next search may start under it.
+    pub fn advance(&mut self, color: Color, mv: Option<Point>) {
+        if self.root.is_some() {
+            self.moves.push((color, mv));
+            if self.moves.len() > MAX_KEPT_MOVES {
+                self.clear();
+            }
+        }
+    }
+
+    /// The kept arenas rerooted for `ctx` (one a thread, `None` for a tree that never
+    /// expanded the new root), if the kept root and the moves since lead exactly to the
+    /// context's position; else nothing. Either way the kept trees are given up.
+    fn take_for(
+        &mut self,
+        ctx: &Context,
+        request: &SearchRequest,
+        threads: usize,
+    ) -> Option<Vec<Option<Vec<Node>>>> {
+        let KeptTrees {
+            root,
+            arenas,
+            moves,
+        } = std::mem::take(self);
+        let root = root?;
+        if root.threads != threads
+            || arenas.len() != threads
+            || root.komi.to_bits() != request.komi.to_bits()
+            || root.rules != *request.rules
+            || root.params != ctx.params
+        {
+            return None;
+        }
+        // Replay the moves: the tree alternates colours from its root.
+        let mut board = root.board.clone();
+        let mut color = root.to_move;
+        let mut history = root.history.clone();
+        let mut opponent_passed = root.opponent_passed;
+        for &(mover, mv) in &moves {
+            if mover != color {
+                return None;
+            }
+            match mv {
+                Some(p) => {
+                    if !board.is_on_board(p)
+                        || !board.is_legal(color, p, root.rules.suicide_allowed)
+                    {
+                        return None;
+                    }
+                    board.play(color, p);
+                }
+                None => board.pass(),
+            }
+            opponent_passed = mv.is_none();
+            color = color.opponent();
+            if ctx.ko != KoRule::Simple {
+                history.push(ctx.key(board.hash(), color));
+            }
+        }
+        history.sort_unstable();
+        history.dedup();
+        if board != *ctx.root
+            || color != ctx.to_move
+            || opponent_passed != ctx.opponent_passed
+            || history != ctx.history
+        {
+            return None;
+        }
+        let line: Vec<Option<Point>> = moves.iter().map(|&(_, mv)| mv).collect();
+        Some(
+            arenas
+                .iter()
+                .map(|arena| reroot(arena, &line, ctx))
+                .collect(),
+        )
+    }
+}
+
+/// Cap on the tree size in nodes (40 bytes each), over all threads: about 170 MB, kept
+/// between moves with tree reuse. A power of two, so that the arena's doubling stops
+/// right at the cap.
 const MAX_TREE_NODES: usize = 1 << 22;
 /// More threads than this are not useful for root parallelism and only cost memory.
 pub const MAX_THREADS: usize = 256;
@@ -188,10 +332,20 @@ const DEAD_OPPONENT: f32 = 0.5;
 
 /// Searches the position and decides a move.
 pub fn search(request: &SearchRequest) -> SearchResult {
-    search_with(request, Params::default())
+    search_with(request, Params::default(), None)
 }
 
-fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
+/// [`search`], starting from the kept trees when they fit the position (see
+/// [`KeptTrees`]) and keeping this search's trees there afterwards.
+pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchResult {
+    search_with(request, Params::default(), Some(kept))
+}
+
+fn search_with(
+    request: &SearchRequest,
+    params: Params,
+    mut kept: Option<&mut KeptTrees>,
+) -> SearchResult {
     let board = request.board;
     let me = request.to_move;
     let points: Vec<Point> = board.points().collect();
@@ -217,7 +371,8 @@ fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
         } => DEFAULT_PLAYOUTS,
         SearchLimits { playouts, .. } => playouts.unwrap_or(u64::MAX),
     };
-    let ctx = Context {
+    let ko = request.rules.ko;
+    let mut ctx = Context {
         root: board,
         to_move: me,
         komi: request.komi,
@@ -228,10 +383,25 @@ fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
         max_nodes: MAX_TREE_NODES / threads,
         playout_cap: playout_cap(board),
         params,
+        ko,
+        history: &[],
     };
+    let history = if ko == KoRule::Simple {
+        Vec::new()
+    } else {
+        let mut history = request.history.to_vec();
+        history.push(ctx.key(board.hash(), me));
+        history.sort_unstable();
+        history.dedup();
+        history
+    };
+    ctx.history = &history;
 
     // Nothing to think about: every move left fills an own eye (or is forbidden).
     if !any_move {
+        if let Some(kept) = kept {
+            kept.clear();
+        }
         let margin = my_margin(board, me, request.komi, &[]);
         return SearchResult {
             decision: Decision::Pass,
@@ -246,15 +416,46 @@ fn search_with(request: &SearchRequest, params: Params) -> SearchResult {
                 amaf_visits: 0,
                 amaf_win_rate: 0.5,
                 prior: 0.0,
+                score_lead: margin,
                 principal_variation: Vec::new(),
             }],
             ownership: vec![0.0; MAX_POINTS],
+            reused: 0,
         };
     }
 
-    let trees = run_trees(&ctx, request, threads, budget);
-    let summary = summarize(&trees, &root_moves);
-    decide(request, &points, summary)
+    let arenas = kept
+        .as_deref_mut()
+        .and_then(|kept| kept.take_for(&ctx, request, threads))
+        .unwrap_or_default();
+    let reused = arenas
+        .iter()
+        .flatten()
+        .map(|arena| u64::from(arena[0].visits))
+        .sum();
+    let trees = run_trees(&ctx, request, threads, budget, arenas);
+    let summary = summarize(&trees, &root_moves, me);
+    let result = SearchResult {
+        reused,
+        ..decide(request, &points, summary)
+    };
+    if let Some(kept) = kept {
+        *kept = KeptTrees {
+            root: Some(RootKey {
+                board: board.clone(),
+                to_move: me,
+                komi: request.komi,
+                rules: *request.rules,
+                opponent_passed: request.opponent_passed,
+                history: history.clone(),
+                threads,
+                params,
+            }),
+            arenas: trees.into_iter().map(|t| t.nodes).collect(),
+            moves: Vec::new(),
+        };
+    }
+    result
 }
 
 /// Moves a playout may make before it is cut off and counted as it stands: long enough
@@ -264,14 +465,17 @@ fn playout_cap(board: &Board) -> u32 {
     (3 * board.area()) as u32
 }
 
-/// Runs one tree per thread; thread `i` gets seed `seed + i` and an equal share of the
-/// playouts (the first ones one more when they do not divide evenly).
+/// Runs one tree per thread; thread `i` gets seed `seed + i`, the kept arena `i` if
+/// there is one, and an equal share of the new playouts (the first ones one more when
+/// they do not divide evenly).
 fn run_trees<'a>(
     ctx: &'a Context<'a>,
     request: &SearchRequest,
     threads: usize,
     budget: u64,
+    mut arenas: Vec<Option<Vec<Node>>>,
 ) -> Vec<Tree<'a>> {
+    arenas.resize_with(threads, || None);
     let share = |i: usize| {
         if budget == u64::MAX {
             u64::MAX
@@ -284,7 +488,7 @@ fn run_trees<'a>(
     let progress = request.progress;
     let report = |tree: &Tree| {
         if let Some(progress) = progress {
-            let summary = summarize(std::slice::from_ref(tree), ctx.root_moves);
+            let summary = summarize(std::slice::from_ref(tree), ctx.root_moves, ctx.to_move);
             (progress.report)(Snapshot {
                 root_moves: summary.root_moves,
                 playouts: summary.playouts,
@@ -292,8 +496,8 @@ fn run_trees<'a>(
             });
         }
     };
-    let grow = |i: usize| {
-        let mut tree = Tree::new(ctx, seed.wrapping_add(i as u64));
+    let grow = |i: usize, kept: Option<Vec<Node>>| {
+        let mut tree = Tree::new(ctx, seed.wrapping_add(i as u64), kept);
         // The first tree speaks for all: summing live trees would need locks.
         let reporter = match progress {
             Some(p) if i == 0 => Some((p.interval, &report as &TreeReport)),
@@ -308,13 +512,15 @@ fn run_trees<'a>(
         tree
     };
     if threads == 1 {
-        return vec![grow(0)];
+        return vec![grow(0, arenas.pop().flatten())];
     }
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
+        let handles: Vec<_> = arenas
+            .into_iter()
+            .enumerate()
+            .map(|(i, kept)| {
                 let grow = &grow;
-                scope.spawn(move || grow(i))
+                scope.spawn(move || grow(i, kept))
             })
             .collect();
         handles
@@ -327,7 +533,7 @@ fn run_trees<'a>(
     })
 }
 
-/// The trees' root statistics added up.
+/// What the trees found at the root, over all of them.
 struct Summary {
     root_moves: Vec<RootMoveStats>,
     playouts: u64,
@@ -335,9 +541,24 @@ struct Summary {
     ownership: Vec<f32>,
 }
 
-fn summarize(trees: &[Tree], moves: &[Option<Point>]) -> Summary {
+/// The trees' root statistics added up; scores are turned to `me`'s side.
+fn summarize(trees: &[Tree], moves: &[Option<Point>], me: Color) -> Summary {
     let playouts: u64 = trees.iter().map(|t| t.playouts).sum();
     let nodes = trees.iter().map(|t| t.visited).sum();
+    let mine = |black_margin: f64| match me {
+        Color::Black => black_margin as f32,
+        Color::White => -black_margin as f32,
+    };
+    // Visit-weighted mean of the trees' node means.
+    let mean_score = |nodes: &mut dyn Iterator<Item = &Node>| {
+        let (mut visits, mut sum) = (0u64, 0f64);
+        for n in nodes {
+            visits += u64::from(n.visits);
+            sum += f64::from(n.score) * f64::from(n.visits);
+        }
+        (visits > 0).then(|| mine(sum / visits as f64))
+    };
+    let root_score = mean_score(&mut trees.iter().map(|t| &t.nodes[0])).unwrap_or(0.0);
     let root_moves = moves
         .iter()
         .enumerate()
@@ -357,6 +578,8 @@ fn summarize(trees: &[Tree], moves: &[Option<Point>]) -> Summary {
                 .map(|t| t.principal_variation(i, MAX_PV))
                 .unwrap_or_default();
             let rate = |w: f64, n: u64| if n == 0 { 0.5 } else { (w / n as f64) as f32 };
+            let score_lead =
+                mean_score(&mut trees.iter().map(|t| &t.root_children()[i])).unwrap_or(root_score);
             RootMoveStats {
                 mv,
                 visits,
@@ -364,6 +587,7 @@ fn summarize(trees: &[Tree], moves: &[Option<Point>]) -> Summary {
                 amaf_visits,
                 amaf_win_rate: rate(amaf_wins, amaf_visits),
                 prior: trees.first().map_or(0.5, |t| t.root_children()[i].prior()),
+                score_lead,
                 principal_variation,
             }
         })
@@ -469,6 +693,7 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
         },
         root_moves: moves.clone(),
         ownership: summary.ownership.clone(),
+        reused: 0,
     };
 
     let Some(best_play) = best_play else {

@@ -3,12 +3,21 @@
 //!
 //! Nodes live in a `Vec` and refer to their children by index: the children of a node
 //! are contiguous, allocated together when the node is expanded, so a tree is one
-//! allocation that grows and no node is ever freed during a search.
+//! allocation that grows and no node is ever freed during a search. Between searches
+//! [`reroot`] copies the subtree under the moves played into a fresh arena, so that the
+//! next search starts from what this one learnt (tree reuse).
+//!
+//! Superko inside the tree: a node's children leave out the moves that recreate a
+//! position (or situation) of the game's history or of the path from the root to the
+//! node. There is no transposition table, so a node stands for one path only and this
+//! check is exact for it; a node reached by another order of moves is another node with
+//! its own check. Playouts know simple ko only: their cycles end at the move cap.
 
 use std::time::{Duration, Instant};
 
-use crate::go::board::{Board, MAX_POINTS, Point};
+use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
+use crate::go::rules::KoRule;
 
 use super::ladder::{runs_into_ladder, starts_working_ladder};
 use super::playout::{Amaf, Playout, Scorer, Turn, is_bad_self_atari, saves_atari};
@@ -81,6 +90,10 @@ pub(crate) struct Node {
     pub(crate) wins: f32,
     pub(crate) amaf_visits: u32,
     pub(crate) amaf_wins: f32,
+    /// Mean final area margin for Black (komi included) over the node's visits. Kept as
+    /// a running mean: a sum in `f32` would stop counting single points after a few
+    /// hundred thousand visits.
+    pub(crate) score: f32,
     prior_visits: f32,
     prior_wins: f32,
 }
@@ -95,6 +108,7 @@ impl Node {
             wins: 0.0,
             amaf_visits: 0,
             amaf_wins: 0.0,
+            score: 0.0,
             prior_visits,
             prior_wins,
         }
@@ -109,7 +123,7 @@ impl Node {
         }
     }
 
-    fn children(&self) -> std::ops::Range<usize> {
+    pub(crate) fn children(&self) -> std::ops::Range<usize> {
         let first = self.first_child as usize;
         first..first + usize::from(self.num_children)
     }
@@ -130,6 +144,22 @@ pub(crate) struct Context<'a> {
     pub(crate) max_nodes: usize,
     pub(crate) playout_cap: u32,
     pub(crate) params: Params,
+    /// Which repetitions tree moves must avoid.
+    pub(crate) ko: KoRule,
+    /// The [`Context::key`]s of the positions the game has been through (the root's
+    /// included), sorted; empty under simple ko.
+    pub(crate) history: &'a [u64],
+}
+
+impl Context<'_> {
+    /// What superko compares for the position whose stones hash to `stones` with `next`
+    /// to move: the stones alone (positional) or with the side to move (situational).
+    pub(crate) fn key(&self, stones: u64, next: Color) -> u64 {
+        match self.ko {
+            KoRule::SituationalSuperko => stones ^ side_to_move_key(next),
+            KoRule::Simple | KoRule::PositionalSuperko => stones,
+        }
+    }
 }
 
 /// When a tree stops growing.
@@ -146,8 +176,9 @@ pub(crate) struct Budget<'a> {
 
 /// Poll the clock every this many playouts (cheap, but not free on every playout).
 const DEADLINE_POLL: u64 = 16;
-/// Poll the stop callback every this many playouts (it may take a lock).
-const STOP_POLL: u64 = 256;
+/// Poll the stop callback every this many playouts: often, since a ponder must end as
+/// soon as a command arrives, and the engine's callbacks only read atomic flags.
+const STOP_POLL: u64 = 16;
 
 /// One tree and the scratch space its simulations use.
 pub(crate) struct Tree<'a> {
@@ -158,6 +189,9 @@ pub(crate) struct Tree<'a> {
     amaf: Amaf,
     scorer: Scorer,
     path: Vec<u32>,
+    /// The superko keys of the positions after each move of `path` (root excluded: it
+    /// is in the history); kept only under superko.
+    path_keys: Vec<u64>,
     pub(crate) playouts: u64,
     /// Tree nodes traversed plus playout moves made: the bench's node count.
     pub(crate) visited: u64,
@@ -166,15 +200,19 @@ pub(crate) struct Tree<'a> {
 }
 
 impl<'a> Tree<'a> {
-    pub(crate) fn new(ctx: &'a Context<'a>, seed: u64) -> Tree<'a> {
+    /// A tree for `ctx`'s root: `kept` is an arena [`reroot`] made for this context (the
+    /// root's children are `ctx.root_moves` in order), else the tree starts empty.
+    pub(crate) fn new(ctx: &'a Context<'a>, seed: u64, kept: Option<Vec<Node>>) -> Tree<'a> {
+        let reused = kept.is_some();
         let mut tree = Tree {
             ctx,
-            nodes: Vec::with_capacity(1024),
+            nodes: kept.unwrap_or_else(|| Vec::with_capacity(1024)),
             board: ctx.root.clone(),
             playout: Playout::new(seed, ctx.suicide_allowed, &ctx.params),
             amaf: Amaf::new(),
             scorer: Scorer::new(),
             path: Vec::with_capacity(64),
+            path_keys: Vec::with_capacity(64),
             playouts: 0,
             visited: 0,
             ownership: vec![0; MAX_POINTS],
@@ -183,8 +221,10 @@ impl<'a> Tree<'a> {
             // At most 625: fits u32.
             tree.playout.mercy = lead as u32;
         }
-        tree.nodes.push(Node::new(None, 0.0, 0.0));
-        tree.expand(0, ctx.to_move, None);
+        if !reused {
+            tree.nodes.push(Node::new(None, 0.0, 0.0));
+            tree.expand(0, ctx.to_move, None);
+        }
         tree
     }
 
@@ -238,14 +278,10 @@ impl<'a> Tree<'a> {
 
     fn simulate(&mut self) {
         let ctx = self.ctx;
-        self.board.clone_from(ctx.root);
-        self.amaf.start();
-        self.path.clear();
-        self.path.push(0);
+        self.begin_walk();
         let mut color = ctx.to_move;
         let mut passes = u32::from(ctx.opponent_passed);
         let mut last = None;
-        let mut ply = 0;
         let mut node = 0;
         let mut terminal = false;
         loop {
@@ -256,23 +292,11 @@ impl<'a> Tree<'a> {
                 break;
             }
             let child = self.select(node);
-            let mv = self.nodes[child].mv;
-            match mv {
-                Some(p) => {
-                    self.board.play(color, p);
-                    self.amaf.record(p, color, ply);
-                    passes = 0;
-                }
-                None => {
-                    self.board.pass();
-                    passes += 1;
-                }
-            }
+            let mv = self.step(child, color);
+            passes = if mv.is_some() { 0 } else { passes + 1 };
             last = mv;
             color = color.opponent();
-            ply += 1;
             node = child;
-            self.path.push(child as u32);
             if passes >= 2 {
                 terminal = true;
                 break;
@@ -284,7 +308,8 @@ impl<'a> Tree<'a> {
                 color,
                 passes,
                 last,
-                ply,
+                // The path holds the root and one node a move: at most a few hundred.
+                ply: (self.path.len() - 1) as u32,
             };
             let moves = self
                 .playout
@@ -301,18 +326,60 @@ impl<'a> Tree<'a> {
         } else {
             0.5
         };
-        self.backup(black_reward);
+        self.backup(black_reward, margin);
         self.playouts += 1;
+    }
+
+    /// Starts a walk down the tree at the root.
+    fn begin_walk(&mut self) {
+        self.board.clone_from(self.ctx.root);
+        self.amaf.start();
+        self.path.clear();
+        self.path.push(0);
+        self.path_keys.clear();
+    }
+
+    /// Plays the move of `child` (a child of the walk's last node) for `color` on the
+    /// walk's board and extends the walk to it; returns the move.
+    fn step(&mut self, child: usize, color: Color) -> Option<Point> {
+        // The path holds the root and one node a move: at most a few hundred.
+        let ply = (self.path.len() - 1) as u32;
+        let mv = self.nodes[child].mv;
+        match mv {
+            Some(p) => {
+                self.board.play(color, p);
+                self.amaf.record(p, color, ply);
+            }
+            None => self.board.pass(),
+        }
+        self.path.push(child as u32);
+        if self.ctx.ko != KoRule::Simple {
+            let key = self.ctx.key(self.board.hash(), color.opponent());
+            self.path_keys.push(key);
+        }
+        mv
+    }
+
+    /// True when `color` playing `p` on the walk's board recreates a position (or
+    /// situation) of the game or of the walk, which superko forbids.
+    fn repeats(&self, color: Color, p: Point) -> bool {
+        let ctx = self.ctx;
+        if ctx.ko == KoRule::Simple {
+            return false;
+        }
+        let key = ctx.key(self.board.hash_after(color, p), color.opponent());
+        ctx.history.binary_search(&key).is_ok() || self.path_keys.contains(&key)
     }
 
     /// Updates the real statistics along the path and the AMAF statistics of the
     /// siblings whose move the side to move played first later in the simulation.
-    fn backup(&mut self, black_reward: f32) {
+    fn backup(&mut self, black_reward: f32, black_margin: f32) {
         let mut color = self.ctx.to_move;
         for d in 0..self.path.len() {
             let n = self.path[d] as usize;
             let node = &mut self.nodes[n];
             node.visits += 1;
+            node.score += (black_margin - node.score) / node.visits as f32;
             // The node's move was made by the opponent of the side to move there.
             node.wins += reward_for(color.opponent(), black_reward);
             let reward = reward_for(color, black_reward);
@@ -373,6 +440,38 @@ impl<'a> Tree<'a> {
         best
     }
 
+    /// Test access to expansion: walks `line` from the root (each move must be a child
+    /// of the node before, passes included, the side to move alternating), expanding
+    /// every node on the way whatever its visits, and returns the moves of the last
+    /// node's children.
+    #[cfg(test)]
+    pub(crate) fn children_after(&mut self, line: &[Option<Point>]) -> Vec<Option<Point>> {
+        self.begin_walk();
+        let mut node = 0;
+        let mut color = self.ctx.to_move;
+        let mut last = None;
+        for &mv in line {
+            if self.nodes[node].num_children == 0 {
+                assert!(self.expand(node, color, last), "tree full");
+            }
+            let child = self.nodes[node]
+                .children()
+                .find(|&c| self.nodes[c].mv == mv)
+                .unwrap_or_else(|| panic!("{mv:?} is not a child"));
+            self.step(child, color);
+            node = child;
+            last = mv;
+            color = color.opponent();
+        }
+        if self.nodes[node].num_children == 0 {
+            assert!(self.expand(node, color, last), "tree full");
+        }
+        self.nodes[node]
+            .children()
+            .map(|c| self.nodes[c].mv)
+            .collect()
+    }
+
     /// Gives `node` its children, for `color` to move on the current board; false if the
     /// tree is full.
     fn expand(&mut self, node: usize, color: Color, last: Option<Point>) -> bool {
@@ -384,11 +483,7 @@ impl<'a> Tree<'a> {
         }
         if node == 0 {
             for &mv in ctx.root_moves {
-                let (pv, pw) = match mv {
-                    Some(p) => move_prior(&ctx.params, &self.board, color, p, last),
-                    None => pass_prior(&ctx.params, ctx.opponent_passed),
-                };
-                self.nodes.push(Node::new(mv, pv, pw));
+                self.nodes.push(root_child(ctx, mv));
             }
         } else {
             for i in 0..self.board.empty_points().len() {
@@ -396,6 +491,7 @@ impl<'a> Tree<'a> {
                 if self.board.is_legal(color, p, ctx.suicide_allowed)
                     && !self.board.is_eye_like(color, p)
                     && !self.board.is_suicide(color, p)
+                    && !self.repeats(color, p)
                 {
                     let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
                     self.nodes.push(Node::new(Some(p), pv, pw));
@@ -410,6 +506,74 @@ impl<'a> Tree<'a> {
         self.nodes[node].num_children = count as u16;
         true
     }
+}
+
+/// A new child of the root for `mv` (the root's move list is the caller's, who checked
+/// it against the game's history).
+fn root_child(ctx: &Context, mv: Option<Point>) -> Node {
+    let (pv, pw) = match mv {
+        Some(p) => move_prior(&ctx.params, ctx.root, ctx.to_move, p, None),
+        None => pass_prior(&ctx.params, ctx.opponent_passed),
+    };
+    Node::new(mv, pv, pw)
+}
+
+/// The part of a finished search's arena `old` that lies under `line` (the moves played
+/// since its root), as a fresh arena for a search of `ctx`: its root is the node `line`
+/// leads to, with the root's children made exactly `ctx.root_moves` in order (kept
+/// statistics where the old node had that child, a new child where not; children the
+/// new root may not play, under superko, are dropped with their subtrees), and every
+/// node below copied breadth first. `None` when the line leaves the tree or ends at a
+/// node that was never expanded: there is little to keep then.
+///
+/// The children below the root stay valid: they were checked against the old history
+/// plus the old path, which are the new history plus the new path.
+pub(crate) fn reroot(old: &[Node], line: &[Option<Point>], ctx: &Context) -> Option<Vec<Node>> {
+    let mut at = 0;
+    for &mv in line {
+        at = old.get(at)?.children().find(|&c| old[c].mv == mv)?;
+    }
+    let top = old.get(at)?;
+    if top.num_children == 0 {
+        return None;
+    }
+    // Old child of the new root by move: one slot a point, the last for the pass.
+    let slot_of = |mv: Option<Point>| mv.map_or(MAX_POINTS, Point::index);
+    let mut slots = vec![usize::MAX; MAX_POINTS + 1];
+    for c in top.children() {
+        slots[slot_of(old[c].mv)] = c;
+    }
+    let mut nodes = Vec::with_capacity(1024);
+    nodes.push(Node {
+        num_children: 0,
+        first_child: 0,
+        ..top.clone()
+    });
+    for &mv in ctx.root_moves {
+        nodes.push(match slots[slot_of(mv)] {
+            usize::MAX => root_child(ctx, mv),
+            c => old[c].clone(),
+        });
+    }
+    // At most 625 points plus a pass.
+    nodes[0].first_child = 1;
+    nodes[0].num_children = ctx.root_moves.len() as u16;
+    // Nodes copied from `old` still point at their children there: copy each node's
+    // children to the end, in order, and point it at the copies. Every node is fixed
+    // once, and those appended are fixed in their turn.
+    let mut i = 1;
+    while i < nodes.len() {
+        let count = usize::from(nodes[i].num_children);
+        if count > 0 {
+            let from = nodes[i].first_child as usize;
+            let first = nodes.len();
+            nodes.extend_from_slice(&old[from..from + count]);
+            // The new arena is no larger than the old one, whose indices fit u32.
+            nodes[i].first_child = first as u32;
+        }
+        i += 1;
+    }
+    Some(nodes)
 }
 
 /// A pass is given a poor prior unless the previous move was a pass (then it ends the

@@ -205,6 +205,38 @@ fn the_player_plays_the_database_move_where_it_reaches() {
     assert!(first_pit_was_wrong > 10, "{first_pit_was_wrong}");
 }
 
+/// Helper threads share the proof through the table: the value must not change.
+#[test]
+fn a_solve_on_several_threads_finds_the_exact_value() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let rule = EndRule::EmptierTakesAll;
+    let mut memo = HashMap::new();
+    for round in 0..8 {
+        let position = if round == 0 {
+            Position::start(1, Side::South)
+        } else {
+            random_endgame(&mut rng, 12)
+        };
+        let mut searcher = Searcher::new(rule, 14, None);
+        searcher.set_solver_threads(3);
+        let solution = searcher.solve(&position, Limits::default(), &never, &mut |_, _, _| {});
+        let gain = solution.exact().expect("solved");
+        let exact = brute(&position, rule, &mut memo);
+        assert_eq!(
+            margin_for(&position, gain, Side::South),
+            exact,
+            "{position}"
+        );
+        let best = solution.best.expect("a move");
+        let (next, _) = position.play_unchecked(best, rule);
+        assert_eq!(
+            brute(&next, rule, &mut memo),
+            exact,
+            "{position}: pit {best}"
+        );
+    }
+}
+
 #[test]
 fn searches_with_and_without_database_agree_on_larger_endgames() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);

@@ -95,6 +95,9 @@ pub struct SolveArgs {
     /// Load endgame database levels up to this many stones (0 loads none).
     #[arg(long, default_value_t = db::MAX_LEVEL)]
     pub db_stones: u32,
+    /// Threads sharing the proof (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 impl std::str::FromStr for StarterOrder {
@@ -231,6 +234,10 @@ fn solve_command(args: &SolveArgs, out: &mut impl Write) -> io::Result<()> {
     )?;
     out.flush()?;
     let mut searcher = Searcher::new(args.rules, args.table_bits, db);
+    searcher.set_solver_threads(
+        args.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    );
     let start = Instant::now();
     let limits = Limits {
         nodes: args.max_nodes,

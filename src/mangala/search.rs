@@ -11,6 +11,7 @@
 //! entry it used was a depth-limited estimate; proved bounds are kept for every depth.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::db::EndgameDb;
@@ -56,11 +57,45 @@ fn key_of(position: &Position) -> Key {
 /// Entries a bucket holds: four of 16 bytes fill one cache line.
 const WAYS: usize = 4;
 
-/// A four-way set-associative table. A full bucket gives up the entry whose search was
-/// cheapest to redo, so the proofs that cost the most stay longest: what a solver
-/// needs, since its entries are all good at any depth.
+/// An entry as stored: the key's low word XOR the data word, then the data word. A
+/// reader recomputes the low word from both, so a slot torn by two threads writing at
+/// once fails the key check and reads as empty instead of as a wrong bound.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        u64::from(self.key_high)
+            | u64::from(self.lower as u8) << 12
+            | u64::from(self.upper as u8) << 20
+            | u64::from(self.depth) << 28
+            | u64::from(self.best) << 36
+            | u64::from(self.work) << 40
+            | u64::from(self.used) << 48
+    }
+
+    fn unpack(key_low: u64, data: u64) -> Entry {
+        Entry {
+            key_low,
+            key_high: (data & 0xfff) as u16,
+            lower: (data >> 12) as u8 as i8,
+            upper: (data >> 20) as u8 as i8,
+            depth: (data >> 28) as u8,
+            best: (data >> 36) as u8 & 0xf,
+            work: (data >> 40) as u8,
+            used: data >> 48 & 1 == 1,
+        }
+    }
+}
+
+/// A four-way set-associative table that threads share without locks. A full bucket
+/// gives up the entry whose search was cheapest to redo, so the proofs that cost the
+/// most stay longest: what a solver needs, since its entries are all good at any depth.
 pub struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
@@ -69,17 +104,20 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let len = 1usize << bits.clamp(2, 34);
         Table {
-            entries: vec![Entry::default(); len],
+            slots: (0..len).map(|_| Slot::default()).collect(),
             mask: len / WAYS - 1,
         }
     }
 
-    pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
     }
 
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.slots.len() * std::mem::size_of::<Slot>()
     }
 
     fn bucket(&self, key: Key) -> usize {
@@ -88,15 +126,28 @@ impl Table {
         ((mixed >> 20) as usize & self.mask) * WAYS
     }
 
-    fn probe(&self, key: Key) -> Option<Entry> {
-        let at = self.bucket(key);
-        self.entries[at..at + WAYS]
-            .iter()
-            .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
-            .copied()
+    fn read(&self, at: usize) -> Entry {
+        let data = self.slots[at].data.load(Ordering::Relaxed);
+        let check = self.slots[at].check.load(Ordering::Relaxed);
+        Entry::unpack(check ^ data, data)
     }
 
-    fn store(&mut self, key: Key, bounds: (i32, i32), depth: u8, best: u8, work: u8) {
+    fn write(&self, at: usize, entry: &Entry) {
+        let data = entry.pack();
+        self.slots[at]
+            .check
+            .store(entry.key_low ^ data, Ordering::Relaxed);
+        self.slots[at].data.store(data, Ordering::Relaxed);
+    }
+
+    fn probe(&self, key: Key) -> Option<Entry> {
+        let at = self.bucket(key);
+        (at..at + WAYS)
+            .map(|i| self.read(i))
+            .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
+    }
+
+    fn store(&self, key: Key, bounds: (i32, i32), depth: u8, best: u8, work: u8) {
         let entry = Entry {
             key_low: key.low,
             key_high: key.high,
@@ -108,28 +159,28 @@ impl Table {
             work,
         };
         let at = self.bucket(key);
-        let bucket = &mut self.entries[at..at + WAYS];
-        if let Some(old) = bucket
-            .iter_mut()
-            .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
-        {
+        let bucket: [Entry; WAYS] = std::array::from_fn(|i| self.read(at + i));
+        let same = |e: &Entry| e.used && e.key_low == key.low && e.key_high == key.high;
+        if let Some(i) = bucket.iter().position(same) {
+            let old = bucket[i];
             if old.depth == PROVED && depth == PROVED {
                 // Two proofs about one position: keep both bounds.
-                *old = Entry {
+                let merged = Entry {
                     lower: entry.lower.max(old.lower),
                     upper: entry.upper.min(old.upper),
                     work: entry.work.max(old.work),
                     ..entry
                 };
+                self.write(at + i, &merged);
             } else if depth >= old.depth {
-                *old = entry;
+                self.write(at + i, &entry);
             }
             return;
         }
         // An unproved estimate is worth less than any proof, whatever it cost.
         let worth = |e: &Entry| (e.used, e.depth == PROVED, e.work, e.depth);
-        if let Some(victim) = bucket.iter_mut().min_by_key(|e| worth(e)) {
-            *victim = entry;
+        if let Some(victim) = (0..WAYS).min_by_key(|&i| worth(&bucket[i])) {
+            self.write(at + victim, &entry);
         }
     }
 }
@@ -172,12 +223,16 @@ struct Child {
 /// positions), the counters are per search.
 pub struct Searcher {
     rule: EndRule,
-    table: Table,
+    table: Arc<Table>,
     db: Option<Arc<EndgameDb>>,
+    /// Nonzero in a solver's helper thread: shuffles the order of moves the table does
+    /// not rank, so helpers prove other subtrees than the main thread first.
+    jitter: u64,
     nodes: u64,
     unproved: u64,
     limits: Limits,
     aborted: bool,
+    solver_threads: usize,
 }
 
 /// A stop condition for searches that run to their limits.
@@ -192,12 +247,14 @@ impl Searcher {
         let db = db.filter(|db| db.rule() == rule);
         Searcher {
             rule,
-            table: Table::new(table_bits),
+            table: Arc::new(Table::new(table_bits)),
             db,
+            jitter: 0,
             nodes: 0,
             unproved: 0,
             limits: Limits::default(),
             aborted: false,
+            solver_threads: 1,
         }
     }
 
@@ -205,8 +262,8 @@ impl Searcher {
         self.rule
     }
 
-    pub fn table(&mut self) -> &mut Table {
-        &mut self.table
+    pub fn table(&self) -> &Table {
+        &self.table
     }
 
     pub fn db_stones(&self) -> Option<u32> {
@@ -304,7 +361,7 @@ impl Searcher {
         while lower < upper && !self.aborted {
             let beta = guess.clamp(lower + 1, upper);
             let before = self.unproved;
-            let value = self.node(position, MAX_DEPTH, beta - 1, beta, stop);
+            let value = self.null_window(position, beta, stop);
             if self.aborted || self.unproved != before {
                 break;
             }
@@ -329,6 +386,71 @@ impl Searcher {
             best,
             nodes: self.nodes,
         }
+    }
+
+    /// Threads for [`Searcher::solve`] (1: this one alone).
+    pub fn set_solver_threads(&mut self, threads: usize) {
+        self.solver_threads = threads.max(1);
+    }
+
+    /// One proof of `value >= beta` or `value < beta`. Helper threads run the same
+    /// null-window search over the shared table with shuffled move orders (lazy SMP):
+    /// the subtrees they prove are lookups for the others, and the first thread to
+    /// finish ends the pass for all.
+    fn null_window(&mut self, position: &Position, beta: i32, stop: &dyn Fn() -> bool) -> i32 {
+        if self.solver_threads <= 1 {
+            return self.node(position, MAX_DEPTH, beta - 1, beta, stop);
+        }
+        let done = AtomicBool::new(false);
+        let root = *position;
+        let (value, helper_answer, helper_nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.solver_threads)
+                .map(|i| {
+                    let mut helper = Searcher {
+                        rule: self.rule,
+                        table: Arc::clone(&self.table),
+                        db: self.db.clone(),
+                        jitter: (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03),
+                        nodes: 0,
+                        unproved: 0,
+                        limits: Limits::default(),
+                        aborted: false,
+                        solver_threads: 1,
+                    };
+                    let done = &done;
+                    scope.spawn(move || {
+                        let stop = || done.load(Ordering::Relaxed);
+                        let value = helper.node(&root, MAX_DEPTH, beta - 1, beta, &stop);
+                        let finished = !helper.aborted;
+                        if finished {
+                            done.store(true, Ordering::Relaxed);
+                        }
+                        (finished.then_some(value), helper.nodes)
+                    })
+                })
+                .collect();
+            let main_stop = || stop() || done.load(Ordering::Relaxed);
+            let value = self.node(&root, MAX_DEPTH, beta - 1, beta, &main_stop);
+            done.store(true, Ordering::Relaxed);
+            let mut answer = None;
+            let mut nodes = 0;
+            for helper in helpers {
+                if let Ok((found, helper_nodes)) = helper.join() {
+                    answer = answer.or(found);
+                    nodes += helper_nodes;
+                }
+            }
+            (value, answer, nodes)
+        });
+        self.nodes += helper_nodes;
+        if self.aborted
+            && let Some(found) = helper_answer
+        {
+            // A helper finished first and stopped this thread: its answer stands.
+            self.aborted = false;
+            return found;
+        }
+        value
     }
 
     /// The database's best pit and value for a root it covers: such a root is never
@@ -490,11 +612,19 @@ impl Searcher {
             } else if let Some(value) = known {
                 900 + value
             } else {
-                match landing {
-                    Landing::Store => 500 + i32::from(pit.number()),
-                    Landing::EvenCapture { .. } | Landing::EmptyPitCapture { .. } => 100 + gain,
-                    Landing::Quiet => i32::from(pit.number()),
-                }
+                let shuffle = if self.jitter == 0 {
+                    0
+                } else {
+                    let mixed = (key.low ^ self.jitter ^ u64::from(pit.number()))
+                        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    (mixed >> 61) as i32
+                };
+                shuffle
+                    + match landing {
+                        Landing::Store => 500 + i32::from(pit.number()),
+                        Landing::EvenCapture { .. } | Landing::EmptyPitCapture { .. } => 100 + gain,
+                        Landing::Quiet => i32::from(pit.number()),
+                    }
             };
             children[pit.offset()] = Some(Child {
                 pit,

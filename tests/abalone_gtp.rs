@@ -273,6 +273,61 @@ fn the_length_cap_adjudicates_by_marbles_off() {
 }
 
 #[test]
+fn genmove_sees_the_game_s_repetitions_and_its_cap() {
+    let settings = |max_plies, repetition_draw| Settings {
+        nodes: 20_000,
+        table_bits: 14,
+        end_rules: hamle::abalone::EndRules {
+            max_plies,
+            repetition_draw,
+        },
+        ..Settings::default()
+    };
+    // White has lost five; the cycle c3d3 a2a3 d3c3 a3a2 comes back to this position. After
+    // seven plies White's a3 is attacked from b3 c3 and a3a2, the only defence, is the
+    // position's third occurrence: a draw the engine must take.
+    let cycle = "2w2/6/7/8/9/8/1bb4/1bbb2/1w1b1 b 0 5";
+    assert_eq!(
+        session_with(
+            settings(200, true),
+            &[
+                &format!("1 abalone-set_position {cycle}"),
+                "2 play b c3d3",
+                "3 play w a2a3",
+                "4 play b d3c3",
+                "5 play w a3a2",
+                "6 play b c3d3",
+                "7 play w a2a3",
+                "8 play b d3c3",
+                "9 genmove w",
+                "10 gogui-rules_final_result",
+            ],
+        ),
+        "=1 \n\n=2 \n\n=3 \n\n=4 \n\n=5 \n\n=6 \n\n=7 \n\n=8 \n\n=9 a3a2\n\n\
+         =10 Draw (threefold repetition; black pushed off 5, white 0)\n\n"
+    );
+    // Two off each, the cap at five plies: Black's genmove is the game's last move, and
+    // pushing i7 off wins it by adjudication.
+    let grab = "2w2/3b2/4b2/8/4ww3/8/7/6/bbb2 b 2 2";
+    assert_eq!(
+        session_with(
+            settings(5, false),
+            &[
+                &format!("1 abalone-set_position {grab}"),
+                "2 play b a1b1",
+                "3 play w e6f7",
+                "4 play b b1a1",
+                "5 play w f7e6",
+                "6 genmove b",
+                "7 gogui-rules_final_result",
+            ],
+        ),
+        "=1 \n\n=2 \n\n=3 \n\n=4 \n\n=5 \n\n=6 g7h7\n\n\
+         =7 Black wins (move cap reached, adjudicated by marbles pushed off; black pushed off 3, white 2)\n\n"
+    );
+}
+
+#[test]
 fn clock_commands_are_accepted_checked_and_bound_the_search() {
     assert_eq!(
         transcript(&[

@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::eval::Weights;
 use super::position::{MoveList, Position, StartPosition};
+use super::rules::{EndRules, Game};
 use super::search::{Limits, Searcher};
 
 /// Nodes per position when the command line gives none.
@@ -48,7 +49,8 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
     let start = Instant::now();
     for (name, position) in positions() {
         let mut searcher = Searcher::new(Weights::default(), 0, 18);
-        let result = searcher.search(&position, Limits::nodes(nodes), &never_stop);
+        let game = Game::new(position, EndRules::default());
+        let result = searcher.search(&game, Limits::nodes(nodes), &never_stop);
         let best = result.best.map_or("none".to_string(), |m| m.to_string());
         writeln!(
             out,

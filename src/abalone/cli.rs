@@ -200,7 +200,7 @@ pub fn play_game(a: Player, b: Player, args: &SelfplayArgs, index: u32) -> (Opti
         } else {
             (1, b.nodes)
         };
-        let result = searchers[side].search(game.position(), Limits::nodes(nodes), &never);
+        let result = searchers[side].search(&game, Limits::nodes(nodes), &never);
         let Some(mv) = result.best else { break };
         if game.play(mover, mv).is_err() {
             break;

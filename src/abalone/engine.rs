@@ -362,7 +362,7 @@ impl AbaloneEngine {
             limits.nodes = DEFAULT_NODES;
         }
         let stop = || session.interrupted();
-        let result = self.searcher.search(self.game.position(), limits, &stop);
+        let result = self.searcher.search(&self.game, limits, &stop);
         let Some(mv) = result.best else {
             return Err(GtpError::other("no legal move"));
         };

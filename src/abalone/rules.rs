@@ -149,12 +149,17 @@ impl Game {
         self.history.iter().map(|(_, mv)| *mv)
     }
 
-    /// Hashes of the positions of this game so far, oldest first, current last.
-    pub fn hashes(&self) -> impl Iterator<Item = u64> + '_ {
+    /// The positions of this game so far, oldest first, current last.
+    pub fn positions(&self) -> impl Iterator<Item = &Position> + '_ {
         self.history
             .iter()
-            .map(|(p, _)| p.hash())
-            .chain(std::iter::once(self.position.hash()))
+            .map(|(p, _)| p)
+            .chain(std::iter::once(&self.position))
+    }
+
+    /// Hashes of the positions of this game so far, oldest first, current last.
+    pub fn hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.positions().map(Position::hash)
     }
 
     /// How often the current position has occurred (1 the first time).

@@ -2,22 +2,36 @@
 //! transposition table, null-move pruning, late-move reductions, a quiescence search over
 //! push-offs, and move ordering by table move, push-offs, pushes, killers and history.
 //!
-//! The search allocates only when a [`Searcher`] is built (the table); the tree walk itself
-//! uses stack move lists. With a node budget and no clock the result depends on the
-//! position, the weights and the seed only.
+//! The search plays by the game's end rules: a node at the game-length cap is scored by
+//! the cap's adjudication, and with the repetition draw a repeated position is a draw (see
+//! [`repetition`]). Values that depend on the path to a node (a repetition draw that
+//! needs a position above it) never go into the table, and nodes whose subtree reaches
+//! the cap are keyed by their game ply, so a table value is always one the node would get
+//! again by any path. Wins are stored relative to the node, so distances stay right when an
+//! entry is met at another ply.
+//!
+//! The search allocates only when a [`Searcher`] is built (the table) and when a search
+//! starts (the game's positions); the tree walk itself uses stack move lists. With a node
+//! budget and no clock the result depends on the game, the weights and the seed only.
 
 use std::time::{Duration, Instant};
 
-use super::board::{Cell, Direction};
+use super::board::{Cell, Color, Direction};
 use super::eval::{Weights, evaluate};
 use super::moves::Move;
 use super::position::{MARBLES_OFF_TO_WIN, MoveList, Position};
+use super::rules::{EndReason, EndRules, Game, GameResult};
 
-/// A won game is worth this much, less the plies it takes.
+/// A won game is worth this much, less the plies it takes (six off, or the cap's
+/// adjudication).
 pub const WIN: i32 = 1_000_000;
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 64;
+/// Values at least this far from zero are won or lost games.
+const WON: i32 = WIN - MAX_PLY as i32;
 const MAX_QUIESCENCE_PLIES: i32 = 4;
+/// A subtree without a repetition draw: its value holds whatever path led to it.
+const NO_REPETITION: i32 = i32::MAX;
 
 /// When a search stops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -65,6 +79,8 @@ enum Bound {
     Exact,
     Lower,
     Upper,
+    /// The value depended on the path (a repetition draw): only the move is worth keeping.
+    MoveOnly,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -88,6 +104,18 @@ pub struct Searcher {
     limits: Limits,
     started: Instant,
     aborted: bool,
+    /// The game's end rules, as the search must see them.
+    rules: EndRules,
+    /// Plies of the game before the root: the cap counts from the game's start.
+    root_plies: u32,
+    /// Hashes of the game's positions before the root, then of the root and of each
+    /// position on the current search path (`path[root_index + ply]`).
+    path: Vec<u64>,
+    root_index: usize,
+    /// `floor[ply]`: the first index of `path` that can hold a repetition of the position
+    /// at `ply`. A marble off changes every later hash, and a null move is no move of the
+    /// game, so either starts a new stretch.
+    floor: [usize; MAX_PLY + 1],
 }
 
 /// 2^20 entries of 32 bytes: 32 MiB.
@@ -105,6 +133,11 @@ impl Searcher {
             limits: Limits::nodes(1),
             started: Instant::now(),
             aborted: false,
+            rules: EndRules::default(),
+            root_plies: 0,
+            path: Vec::new(),
+            root_index: 0,
+            floor: [0; MAX_PLY + 1],
         }
     }
 
@@ -119,13 +152,24 @@ impl Searcher {
         self.history.iter_mut().for_each(|h| *h = 0);
     }
 
-    /// The best move of `position` within `limits`; `stop` is polled and ends the search.
-    pub fn search(
-        &mut self,
-        position: &Position,
-        limits: Limits,
-        stop: &dyn Fn() -> bool,
-    ) -> SearchResult {
+    /// The best move in `game`'s position within `limits`, by `game`'s end rules and with
+    /// its earlier positions for repetitions; `stop` is polled and ends the search.
+    pub fn search(&mut self, game: &Game, limits: Limits, stop: &dyn Fn() -> bool) -> SearchResult {
+        let position = game.position();
+        self.rules = game.rules();
+        self.root_plies = u32::try_from(game.plies()).unwrap_or(u32::MAX);
+        self.path.clear();
+        let total_off = |p: &Position| p.marbles_off(Color::Black) + p.marbles_off(Color::White);
+        let mut floor = 0;
+        for (index, earlier) in game.positions().enumerate() {
+            self.path.push(earlier.hash());
+            if total_off(earlier) != total_off(position) {
+                floor = index + 1;
+            }
+        }
+        self.root_index = self.path.len() - 1;
+        self.path.resize(self.root_index + MAX_PLY + 1, 0);
+        self.floor[0] = floor;
         self.nodes = 0;
         self.limits = limits;
         self.started = Instant::now();
@@ -158,7 +202,9 @@ impl Searcher {
             result.best = best.or(result.best);
             result.value = value;
             result.depth = depth;
-            if value.abs() >= WIN - MAX_PLY as i32 {
+            // A won or lost game is settled once the iteration was deep enough to see every
+            // shorter one: then the fastest win (or the slowest loss) is known.
+            if value.abs() >= WON && WIN - value.abs() <= depth as i32 {
                 break;
             }
             // With a clock, an iteration that is unlikely to finish is not started.
@@ -171,6 +217,63 @@ impl Searcher {
         result.nodes = self.nodes;
         result.elapsed = self.started.elapsed();
         result
+    }
+
+    /// The game's end at `ply` when the rules end it there, from the mover's view: six off,
+    /// a repetition draw (which lowers `reach` to the ply of the earliest occurrence it
+    /// needs), or the cap's adjudication. The caller has put the position in `path`.
+    fn game_end(&self, position: &Position, ply: usize, reach: &mut i32) -> Option<i32> {
+        if position.marbles_off(position.to_move()) >= MARBLES_OFF_TO_WIN {
+            return Some(-(WIN - ply as i32));
+        }
+        if self.rules.repetition_draw
+            && ply > 0
+            && let Some(at) = repetition(
+                &self.path,
+                self.root_index,
+                self.floor[ply],
+                self.root_index + ply,
+            )
+        {
+            *reach = (*reach).min(at);
+            return Some(0);
+        }
+        if self.at_cap(ply) {
+            return Some(adjudication(position, ply));
+        }
+        None
+    }
+
+    /// Whether the game is over by the length cap at `ply`.
+    fn at_cap(&self, ply: usize) -> bool {
+        self.rules.max_plies > 0
+            && u64::from(self.root_plies) + ply as u64 >= u64::from(self.rules.max_plies)
+    }
+
+    /// The table key of a node: the position's hash, mixed with the game ply when the
+    /// subtree (`depth` plies and the quiescence search) reaches the cap, whose
+    /// adjudication makes the value depend on how many plies are left.
+    fn key(&self, position: &Position, ply: usize, depth: i32) -> u64 {
+        let horizon = ply as i64 + i64::from(depth.max(0)) + i64::from(MAX_QUIESCENCE_PLIES);
+        if self.rules.max_plies == 0
+            || i64::from(self.root_plies) + horizon < i64::from(self.rules.max_plies)
+        {
+            position.hash()
+        } else {
+            position.hash() ^ mix(u64::from(self.root_plies) + ply as u64)
+        }
+    }
+
+    /// Puts `child`, reached from the position at `ply` by a move of the game, on the path.
+    fn descend(&mut self, ply: usize, parent: &Position, child: &Position) {
+        let index = self.root_index + ply + 1;
+        self.path[index] = child.hash();
+        let total_off = |p: &Position| p.marbles_off(Color::Black) + p.marbles_off(Color::White);
+        self.floor[ply + 1] = if total_off(child) == total_off(parent) {
+            self.floor[ply]
+        } else {
+            index
+        };
     }
 
     fn evaluate(&self, position: &Position) -> i32 {
@@ -201,18 +304,22 @@ impl Searcher {
         depth: i32,
         stop: &dyn Fn() -> bool,
     ) -> (i32, Option<Move>) {
-        let table_move = self.probe(position).and_then(|e| e.best);
+        let key = self.key(position, 0, depth);
+        let table_move = self.probe(key).and_then(|e| e.best);
         self.order(position, moves, table_move, 0);
         let mut alpha = -INFINITY;
         let mut best = None;
+        let mut reach = NO_REPETITION;
         for (index, mv) in moves.iter().enumerate() {
             let child = position.play_unchecked(mv);
+            self.descend(0, position, &child);
+            let r = &mut reach;
             let value = if index == 0 {
-                -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1, true, stop)
+                -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1, true, r, stop)
             } else {
-                let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, stop);
+                let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, r, stop);
                 if probe > alpha && !self.aborted {
-                    -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1, true, stop)
+                    -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1, true, r, stop)
                 } else {
                     probe
                 }
@@ -230,11 +337,18 @@ impl Searcher {
             if let Some(at) = moves.as_slice().iter().position(|m| *m == best) {
                 moves.as_mut_slice()[..=at].rotate_right(1);
             }
-            self.store(position, best, alpha, depth, Bound::Exact);
+            let bound = if reach < 0 {
+                Bound::MoveOnly
+            } else {
+                Bound::Exact
+            };
+            self.store(key, best, alpha, depth, bound, 0);
         }
         (alpha, best)
     }
 
+    /// `reach` is lowered to the ply of the earliest position that a repetition draw in
+    /// this subtree needed (left alone when there is none).
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -244,23 +358,25 @@ impl Searcher {
         beta: i32,
         ply: usize,
         null_allowed: bool,
+        reach: &mut i32,
         stop: &dyn Fn() -> bool,
     ) -> i32 {
         self.nodes += 1;
         if self.out_of_budget(stop) {
             return 0;
         }
-        if position.marbles_off(position.to_move()) >= MARBLES_OFF_TO_WIN {
-            return -(WIN - ply as i32);
+        if let Some(value) = self.game_end(position, ply, reach) {
+            return value;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(position, alpha, beta, ply, 0, stop);
         }
-        let entry = self.probe(position);
+        let key = self.key(position, ply, depth);
+        let entry = self.probe(key);
         if let Some(entry) = entry
             && i32::from(entry.depth) >= depth
         {
-            let value = entry.value;
+            let value = from_table(entry.value, ply);
             match entry.bound {
                 Bound::Exact => return value,
                 Bound::Lower if value >= beta => return value,
@@ -268,37 +384,51 @@ impl Searcher {
                 _ => {}
             }
         }
+        // The subtree's repetition draws so far: the node's value holds for any path only
+        // when none of them needs a position above it.
+        let mut subtree = NO_REPETITION;
         // Null move: if passing still holds beta, a real move will too (Abalone has
         // practically no zugzwang).
-        if null_allowed
-            && depth >= 3
-            && beta < WIN - MAX_PLY as i32
-            && self.evaluate(position) >= beta
-        {
+        if null_allowed && depth >= 3 && beta < WON && self.evaluate(position) >= beta {
             let passed = position.with_turn_passed();
-            let value = -self.negamax(&passed, depth - 3, -beta, -beta + 1, ply + 1, false, stop);
+            let index = self.root_index + ply + 1;
+            self.path[index] = passed.hash();
+            self.floor[ply + 1] = index;
+            let value = -self.negamax(
+                &passed,
+                depth - 3,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                &mut subtree,
+                stop,
+            );
             if self.aborted {
                 return 0;
             }
             if value >= beta {
+                *reach = (*reach).min(subtree);
                 return beta;
             }
         }
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
         if moves.is_empty() {
-            return self.evaluate(position);
+            return adjudication(position, ply);
         }
         self.order(position, &mut moves, entry.and_then(|e| e.best), ply);
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = None;
+        let r = &mut subtree;
         for (index, mv) in moves.iter().enumerate() {
             let child = position.play_unchecked(mv);
+            self.descend(ply, position, &child);
             let quiet = is_quiet(position, &child);
             let mut value;
             if index == 0 {
-                value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, stop);
+                value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, r, stop);
             } else {
                 // Late quiet moves are searched shallower first.
                 let reduction = if depth >= 3 && index >= 4 && quiet {
@@ -313,14 +443,23 @@ impl Searcher {
                     -alpha,
                     ply + 1,
                     true,
+                    r,
                     stop,
                 );
                 if value > alpha && reduction > 0 && !self.aborted {
-                    value =
-                        -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true, stop);
+                    value = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        r,
+                        stop,
+                    );
                 }
                 if value > alpha && value < beta && !self.aborted {
-                    value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, stop);
+                    value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, r, stop);
                 }
             }
             if self.aborted {
@@ -346,7 +485,9 @@ impl Searcher {
                 break;
             }
         }
-        let bound = if best_value >= beta {
+        let bound = if subtree < ply as i32 {
+            Bound::MoveOnly
+        } else if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
             Bound::Exact
@@ -354,8 +495,9 @@ impl Searcher {
             Bound::Upper
         };
         if let Some(best) = best_move {
-            self.store(position, best, best_value, depth, bound);
+            self.store(key, best, best_value, depth, bound, ply);
         }
+        *reach = (*reach).min(subtree);
         best_value
     }
 
@@ -378,7 +520,16 @@ impl Searcher {
         if position.marbles_off(position.to_move()) >= MARBLES_OFF_TO_WIN {
             return -(WIN - ply as i32);
         }
-        let stand = self.evaluate(position);
+        if self.at_cap(ply) {
+            return adjudication(position, ply);
+        }
+        // Just before the cap a quiet move ends the game as the marbles stand, so that is
+        // what standing pat is worth; the push-offs below may still change it.
+        let stand = if self.at_cap(ply + 1) {
+            adjudication(position, ply + 1)
+        } else {
+            self.evaluate(position)
+        };
         if stand >= beta || depth >= MAX_QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
             return stand;
         }
@@ -450,24 +601,97 @@ impl Searcher {
         (key as usize) & (self.table.len() - 1)
     }
 
-    fn probe(&self, position: &Position) -> Option<Entry> {
-        self.table[self.slot(position.hash())].filter(|e| e.key == position.hash())
+    fn probe(&self, key: u64) -> Option<Entry> {
+        self.table[self.slot(key)].filter(|e| e.key == key)
     }
 
-    fn store(&mut self, position: &Position, best: Move, value: i32, depth: i32, bound: Bound) {
-        let slot = self.slot(position.hash());
-        let keep_old = self.table[slot]
-            .is_some_and(|old| old.key == position.hash() && i32::from(old.depth) > depth);
+    /// Keeps `value`, found at `ply`, with wins and losses counted from the node.
+    fn store(&mut self, key: u64, best: Move, value: i32, depth: i32, bound: Bound, ply: usize) {
+        let slot = self.slot(key);
+        let keep_old = self.table[slot].is_some_and(|old| {
+            old.key == key && i32::from(old.depth) > depth && old.bound != Bound::MoveOnly
+        });
         if !keep_old {
             self.table[slot] = Some(Entry {
-                key: position.hash(),
+                key,
                 best: Some(best),
-                value,
+                value: to_table(value, ply),
                 depth: depth.clamp(0, 127) as i8,
                 bound,
             });
         }
     }
+
+    /// The table's value for `position` with no game before it and no cap, if it has one.
+    #[cfg(test)]
+    fn table_value(&self, position: &Position) -> Option<i32> {
+        self.probe(position.hash())
+            .filter(|e| e.bound != Bound::MoveOnly)
+            .map(|e| from_table(e.value, 0))
+    }
+}
+
+/// A win or loss `ply` plies from the root, as the table keeps it: counted from the node.
+fn to_table(value: i32, ply: usize) -> i32 {
+    if value >= WON {
+        value + ply as i32
+    } else if value <= -WON {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+/// A table value met at `ply`, with wins and losses counted from the root again.
+fn from_table(value: i32, ply: usize) -> i32 {
+    if value >= WON {
+        value - ply as i32
+    } else if value <= -WON {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+/// The cap's adjudication of `position` at `ply`, from the mover's view: more marbles
+/// pushed off wins, equal is a draw.
+fn adjudication(position: &Position, ply: usize) -> i32 {
+    match GameResult::adjudicated(position, EndReason::MoveCap).winner {
+        Some(winner) if winner == position.to_move() => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
+    }
+}
+
+/// Whether the position at `path[index]` is a draw by repetition, and if so the ply (from
+/// the root at `path[root]`, negative before it) of the earliest occurrence the draw
+/// needs. As engines usually do, a position that repeats one strictly after the root is a
+/// draw at once (the side that could deviate chose to repeat), and one before the search
+/// counts only with a third occurrence, as the rule says. Only `path[floor..]` can match,
+/// and only every other entry (the same side to move).
+fn repetition(path: &[u64], root: usize, floor: usize, index: usize) -> Option<i32> {
+    let key = path[index];
+    let mut seen_before_root = false;
+    let mut at = index;
+    while at >= floor + 2 {
+        at -= 2;
+        if path[at] == key {
+            let ply = at as i32 - root as i32;
+            if ply > 0 || seen_before_root {
+                return Some(ply);
+            }
+            seen_before_root = true;
+        }
+    }
+    None
+}
+
+/// A key for the game ply, mixed into the table keys of nodes that see the cap.
+fn mix(ply: u64) -> u64 {
+    let mut z = ply.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 fn is_quiet(before: &Position, after: &Position) -> bool {
@@ -504,5 +728,251 @@ fn centre_gain(position: &Position, mv: Move) -> i32 {
         Move::Broadside { direction, .. } => Cell::iter(mv.broadside_group())
             .map(|cell| gain(cell, direction))
             .sum(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abalone::board::Cell;
+
+    /// A position from its marbles (cell names), the side to move and the marbles off.
+    fn position(black: &str, white: &str, to_move: char, off: [u8; 2]) -> Position {
+        let has = |list: &str, cell: Cell| list.split_whitespace().any(|n| n == cell.to_string());
+        let rows: Vec<String> = (0..9i8)
+            .rev()
+            .map(|row| {
+                (0..9i8)
+                    .filter_map(|col| Cell::at(row, col))
+                    .map(|cell| {
+                        if has(black, cell) {
+                            'b'
+                        } else if has(white, cell) {
+                            'w'
+                        } else {
+                            '1'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        format!("{} {to_move} {} {}", rows.join("/"), off[0], off[1])
+            .parse()
+            .expect("a valid test position")
+    }
+
+    fn mv(text: &str) -> Move {
+        text.parse().expect("a valid test move")
+    }
+
+    fn search(searcher: &mut Searcher, game: &Game, depth: u32) -> SearchResult {
+        let limits = Limits {
+            nodes: 5_000_000,
+            time: None,
+            depth,
+        };
+        searcher.search(game, limits, &|| false)
+    }
+
+    fn searcher() -> Searcher {
+        Searcher::new(Weights::default(), 1, 16)
+    }
+
+    fn rules(max_plies: u32, repetition_draw: bool) -> EndRules {
+        EndRules {
+            max_plies,
+            repetition_draw,
+        }
+    }
+
+    /// A game from `start` with `moves` played.
+    fn game(start: Position, rules: EndRules, moves: &[&str]) -> Game {
+        let mut game = Game::new(start, rules);
+        for text in moves {
+            let mover = game.to_move();
+            game.play(mover, mv(text)).expect("a legal test move");
+        }
+        game
+    }
+
+    /// Black to move; White has lost five and its marble on a2 can be pushed off by b2 c2.
+    /// Black's c3d3 and d3c3 and White's a2a3 and a3a2 go round a cycle back to it: with
+    /// the marble on c3 Black pushes a3 off from b3 c3, with it on d3 nothing threatens a3.
+    fn cycle_start() -> Position {
+        position("b2 c2 b3 c3 a4 b4", "a2 i7", 'b', [0, 5])
+    }
+
+    const CYCLE: [&str; 4] = ["c3d3", "a2a3", "d3c3", "a3a2"];
+
+    /// The cycle's moves, `plies` of them.
+    fn cycle(plies: usize) -> Vec<&'static str> {
+        CYCLE.iter().copied().cycle().take(plies).collect()
+    }
+
+    #[test]
+    fn a_third_occurrence_saves_the_side_that_is_otherwise_lost() {
+        // White to move, a3 attacked from b3 c3: a3a2 is its only defence and brings back
+        // the cycle's start, seen twice already.
+        let drawn = game(cycle_start(), rules(200, true), &cycle(7));
+        let result = search(&mut searcher(), &drawn, 8);
+        assert_eq!(result.best, Some(mv("a3a2")));
+        assert_eq!(result.value, 0, "{result:?}");
+        let mut played = drawn.clone();
+        played.play(Color::White, mv("a3a2")).expect("legal");
+        assert_eq!(
+            played.result().map(|r| r.reason),
+            Some(EndReason::Repetition)
+        );
+
+        // Without the rule, or with the start seen only once before, a3a2 loses the
+        // marble on a2 (and every other move the one on a3).
+        for lost in [
+            game(cycle_start(), rules(200, false), &cycle(7)),
+            game(cycle_start(), rules(200, true), &cycle(3)),
+        ] {
+            let result = search(&mut searcher(), &lost, 8);
+            assert_eq!(result.value, -(WIN - 2), "{result:?}");
+        }
+    }
+
+    #[test]
+    fn a_draw_that_needs_the_game_before_the_root_is_not_kept_in_the_table() {
+        // Black to move at the cycle's third position, seen once before: d3c3 lets White
+        // draw by a3a2 (a third occurrence), and that draw belongs to this game only.
+        let with_history = game(cycle_start(), rules(200, true), &cycle(6));
+        let after_d3c3 = with_history.position().play(mv("d3c3")).expect("legal");
+        let mut searcher = searcher();
+        search(&mut searcher, &with_history, 4);
+        assert_eq!(searcher.table_value(&after_d3c3), None);
+
+        // The same position as a new game: d3c3 wins, and the table says so.
+        let fresh = Game::new(*with_history.position(), rules(200, true));
+        let result = search(&mut searcher, &fresh, 4);
+        assert_eq!(result.best, Some(mv("d3c3")));
+        assert_eq!(result.value, WIN - 3, "{result:?}");
+        let kept = searcher.table_value(&after_d3c3);
+        assert!(kept.is_some_and(|v| v <= -WON), "{kept:?}");
+    }
+
+    #[test]
+    fn repetitions_count_once_after_the_root_and_thrice_with_the_game() {
+        // Hashes by index; the root is index 4 (two positions of each side before it).
+        let path = [7, 8, 7, 8, 9, 8, 7, 8, 9, 1, 9];
+        // 9 at index 8 repeats the root (index 4) once: not yet a draw.
+        assert_eq!(repetition(&path, 4, 0, 8), None);
+        // 9 at index 10 repeats index 8, strictly after the root: a draw needing ply 4.
+        assert_eq!(repetition(&path, 4, 0, 10), Some(4));
+        // 7 at index 6 (ply 2) is the third 7: a draw needing index 0 (ply -4)...
+        assert_eq!(repetition(&path, 4, 0, 6), Some(-4));
+        // ...unless a marble went off after index 1, which hides index 0.
+        assert_eq!(repetition(&path, 4, 1, 6), None);
+        // 8 at index 5 repeats index 3 and 1, both before the root: the third 8.
+        assert_eq!(repetition(&path, 4, 0, 5), Some(-3));
+        assert_eq!(repetition(&path, 4, 2, 5), None);
+    }
+
+    /// Black to move, two marbles off each: g7 h7 push i7 off, nothing else can push.
+    fn grab_position() -> Position {
+        position("a1 a2 a3 g7 h7", "i7 e5 e6", 'b', [2, 2])
+    }
+
+    #[test]
+    fn a_marble_pushed_off_just_before_the_cap_wins_by_adjudication() {
+        // Four plies of shuffling, cap at five: Black's move is the game's last.
+        let shuffles = ["a1b1", "e6f7", "b1a1", "f7e6"];
+        let capped = game(grab_position(), rules(5, false), &shuffles);
+        let result = search(&mut searcher(), &capped, 8);
+        assert_eq!(result.best, Some(mv("g7h7")));
+        assert_eq!(result.value, WIN - 1, "{result:?}");
+        let mut played = capped.clone();
+        played.play(Color::Black, mv("g7h7")).expect("legal");
+        let end = played.result().expect("the cap ends the game");
+        assert_eq!(
+            (end.reason, end.winner),
+            (EndReason::MoveCap, Some(Color::Black))
+        );
+
+        // Far from the cap the same marble is only a marble.
+        let open = game(grab_position(), rules(200, false), &shuffles);
+        let result = search(&mut searcher(), &open, 8);
+        assert!(result.value.abs() < WON, "{result:?}");
+    }
+
+    #[test]
+    fn at_the_cap_equal_marbles_draw_whatever_the_evaluation() {
+        // Black holds the centre but cannot push anything off; White has lost one more.
+        let centre = position("d4 d5 e5 e6 e4 f5", "a1 i9 a5", 'b', [2, 2]);
+        let open = search(&mut searcher(), &Game::new(centre, rules(0, false)), 6);
+        assert!(open.value > 100 && open.value < WON, "{open:?}");
+        let capped = search(&mut searcher(), &Game::new(centre, rules(1, false)), 6);
+        assert_eq!(capped.value, 0, "{capped:?}");
+        let behind = position("d4 d5 e5 e6 e4 f5", "a1 i9 a5", 'b', [3, 2]);
+        let capped = search(&mut searcher(), &Game::new(behind, rules(1, false)), 6);
+        assert_eq!(capped.value, -(WIN - 1), "{capped:?}");
+    }
+
+    #[test]
+    fn table_values_from_far_from_the_cap_are_not_used_near_it() {
+        let mut searcher = searcher();
+        let open = search(
+            &mut searcher,
+            &Game::new(grab_position(), rules(0, false)),
+            6,
+        );
+        assert!(open.value.abs() < WON, "{open:?}");
+        // Two plies left: Black pushes off, White cannot answer, the cap gives Black the game.
+        let capped = search(
+            &mut searcher,
+            &Game::new(grab_position(), rules(2, false)),
+            6,
+        );
+        assert_eq!(capped.value, WIN - 2, "{capped:?}");
+        assert_eq!(capped.best, Some(mv("g7h7")));
+        // One ply is enough: White's quiet answers end the game at the cap as it stands.
+        let shallow = search(
+            &mut Searcher::new(Weights::default(), 1, 16),
+            &Game::new(grab_position(), rules(2, false)),
+            1,
+        );
+        assert_eq!(shallow.value, WIN - 2, "{shallow:?}");
+    }
+
+    /// Black to move; White has lost five, its a3 is hemmed in by a2 a4 b3 b4 and falls to
+    /// b3 c3 once a black marble reaches c3: e3 needs two moves, White cannot stop it.
+    fn trap() -> Position {
+        position("a2 a4 b3 b4 e3", "a3 i7", 'b', [0, 5])
+    }
+
+    #[test]
+    fn the_fastest_win_is_played_with_a_warm_table() {
+        // The trap with d3 already one step from c3 (a win in 3), and g7 h7 under i7 (a win
+        // in 1).
+        let both = position("a2 a4 b3 b4 d3 g7 h7", "a3 i7", 'b', [0, 5]);
+        let mut searcher = searcher();
+        search(&mut searcher, &Game::new(trap(), EndRules::default()), 63);
+        for _ in 0..2 {
+            let result = search(&mut searcher, &Game::new(both, EndRules::default()), 63);
+            assert_eq!(result.best, Some(mv("g7h7")));
+            assert_eq!(result.value, WIN - 1, "{result:?}");
+        }
+    }
+
+    #[test]
+    fn win_distances_stay_right_when_the_table_is_reused_a_move_later() {
+        let mut black = searcher();
+        let mut game = Game::new(trap(), EndRules::default());
+        let first = search(&mut black, &game, 63);
+        assert_eq!(first.value, WIN - 5, "{first:?}");
+        game.play(Color::Black, first.best.expect("a move"))
+            .expect("legal");
+        let reply = search(&mut searcher(), &game, 63);
+        assert_eq!(reply.value, -(WIN - 4), "{reply:?}");
+        game.play(Color::White, reply.best.expect("a move"))
+            .expect("legal");
+        // Three plies of search see the whole win; the table's entries from the first
+        // search must not stretch it to the five plies they were found at.
+        let again = search(&mut black, &game, 3);
+        assert_eq!(again.value, WIN - 3, "{again:?}");
+        assert_eq!(search(&mut searcher(), &game, 3).value, WIN - 3);
     }
 }

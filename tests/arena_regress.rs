@@ -197,3 +197,58 @@ fn shipped_bots_parse_and_launch() {
         "{message}"
     );
 }
+
+#[test]
+fn abalone_tuning_bots_hand_their_weights_to_the_engine() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots/abalone-tuning");
+    let registry = BotRegistry::load(&dir).expect("every tuning bot file is valid");
+    let names: Vec<String> = registry.names().map(str::to_owned).collect();
+    assert!(names.contains(&"ab-base".to_owned()), "{names:?}");
+    let base = registry
+        .get("ab-base")
+        .and_then(|bot| bot.launch(Path::new(HAMLE), Some(42)))
+        .expect("ab-base launches");
+    assert_eq!(
+        base.args,
+        [
+            "abalone",
+            "--nodes",
+            "3000",
+            "--weights",
+            "1000,12,5,14,0",
+            "--seed",
+            "42"
+        ]
+    );
+    for name in &names {
+        let launch = registry
+            .get(name)
+            .and_then(|bot| bot.launch(Path::new(HAMLE), None))
+            .expect("launches");
+        let at = launch.args.iter().position(|a| a == "--weights");
+        let weights = at
+            .and_then(|at| launch.args.get(at + 1))
+            .unwrap_or_else(|| panic!("{name} sets no weights: {:?}", launch.args));
+        // The engine started as the arena starts it describes the weights it plays with.
+        let mut child = Command::new(&launch.program)
+            .args(&launch.args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start the engine");
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            stdin
+                .write_all(b"gomill-describe_engine\nquit\n")
+                .expect("write");
+        }
+        let output = child.wait_with_output().expect("engine exits");
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            text.contains(&format!("weights {weights}")),
+            "{name}: {text}"
+        );
+    }
+}

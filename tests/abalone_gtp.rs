@@ -173,15 +173,15 @@ fn gogui_rules_and_legal_moves() {
     assert_eq!(
         out,
         "=1 Abalone\n\n=2 9 9 hex\n\n=3 black\n\n=4 \n\
-         . . . . O O O O O\n\
-         . . . O O O O O O\n\
-         . . . . O O O . .\n\
+         ? ? ? ? O O O O O\n\
+         ? ? ? O O O O O O\n\
+         ? ? . . O O O . .\n\
+         ? . . . . . . . .\n\
          . . . . . . . . .\n\
-         . . . . . . . . .\n\
-         . . . . . . . . .\n\
-         . . X X X . . . .\n\
-         X X X X X X . . .\n\
-         X X X X X . . . .\n\n\
+         . . . . . . . . ?\n\
+         . . X X X . . ? ?\n\
+         X X X X X X ? ? ?\n\
+         X X X X X ? ? ? ?\n\n\
          =5 \n\n"
     );
     let legal = transcript(&["gogui-rules_legal_moves"]);

@@ -295,9 +295,17 @@ fn clock_commands_are_accepted_checked_and_bound_the_search() {
 
 #[test]
 fn tiles_gfx_colours_every_hole_and_squares_the_marked_tiles() {
-    let out = transcript(&["kulami-tiles", "play b d5", "play r e5", "kulami-tiles"]);
+    let out = transcript(&[
+        "kulami-tiles",
+        "play b d5",
+        "play r e5",
+        "kulami-tiles",
+        "gogui-rules_board_gfx",
+    ]);
     let answers = answer_texts(&out);
     let (before, after) = (&answers[0], &answers[3]);
+    // GoGui draws gogui-rules_board_gfx after every move: the same graphics.
+    assert_eq!(answers[4], answers[3]);
     let coloured: Vec<&str> = before
         .lines()
         .filter_map(|l| l.strip_prefix("COLOR #"))

@@ -171,7 +171,7 @@ fn a_finished_set_is_scored_and_counted_in_the_match() {
         "=1 south 0 north 0; sets played 0; set 1 starter south\n\n\
          =2 \n\n=3 \n\n=4 N+0\n\n"
             .replace("N+0", "0")
-            + "=5 draw\n\n=6 \n\n?7 the set is over\n\n=8 \n\n\
+            + "=5 Draw, 24 to 24\n\n=6 \n\n?7 the set is over\n\n=8 \n\n\
          =9 south 0.5 north 0.5; sets played 1 (draw); set 2 starter north\n\n\
          =10 white\n\n"
     );
@@ -288,4 +288,69 @@ fn clock_commands_are_accepted_checked_and_bound_the_search() {
     let legal: Vec<&str> = answers[3].trim_start_matches("= ").split(' ').collect();
     let pit = answers[4].strip_prefix("= ").expect("genmove answered");
     assert!(legal.contains(&pit), "{pit} not in {legal:?}");
+}
+
+#[test]
+fn gogui_board_gfx_and_final_result() {
+    assert_eq!(
+        transcript(&[
+            "1 gogui-rules_board_gfx",
+            "2 set_position 0,0,0,0,0,1,20/1,2,0,0,0,0,24/s",
+            "3 gogui-rules_board_gfx",
+            "4 set_position 0,0,0,0,0,1,18/3,0,0,0,0,0,26/s",
+            "5 play s 6",
+            "6 gogui-rules_legal_moves",
+            "7 gogui-rules_final_result",
+            "8 set_position 0,0,0,0,0,1,26/1,0,0,0,0,0,20/s",
+            "9 play s 6",
+            "10 gogui-rules_final_result",
+        ]),
+        "=1 LABEL A1 4 B1 4 C1 4 D1 4 E1 4 F1 4 F6 4 E6 4 D6 4 C6 4 B6 4 A6 4\n\
+         TEXT stores: south (black) 0, north (white) 0\n\n\
+         =2 \n\n\
+         =3 LABEL A1 0 B1 0 C1 0 D1 0 E1 0 F1 1 F6 1 E6 2 D6 0 C6 0 B6 0 A6 0\n\
+         TEXT stores: south (black) 20, north (white) 24\n\n\
+         =4 \n\n=5 \n\n=6 \n\n=7 North (White) wins by 4, 22 to 26\n\n\
+         =8 \n\n=9 \n\n=10 South (Black) wins by 8, 28 to 20\n\n"
+    );
+    let listed = transcript(&["list_commands"]);
+    assert!(listed.lines().any(|line| line == "gogui-rules_board_gfx"));
+}
+
+/// GoGui rebuilds its ruler's board by `clear_board` and a replay of every move, also once
+/// the set is over: with `--gogui` that replay must give the same set again (without it,
+/// `clear_board` moves on to set 2, which North starts, and the replay is refused).
+#[test]
+fn gogui_mode_clear_board_restarts_the_set_so_replays_work() {
+    let moves = "play b C1\nplay w F6\n";
+    let replay = format!("{moves}get_position\nclear_board\n{moves}get_position\nmangala-match\n");
+    let gogui = session_with(
+        Settings {
+            gogui_vertices: true,
+            clear_restarts_set: true,
+            ..settings()
+        },
+        &replay,
+    );
+    assert_eq!(
+        gogui,
+        "= \n\n= \n\n= 4,4,1,5,5,5,0/1,5,5,5,4,4,0/s\n\n= \n\n= \n\n= \n\n\
+         = 4,4,1,5,5,5,0/1,5,5,5,4,4,0/s\n\n\
+         = south 0 north 0; sets played 0; set 1 starter south\n\n"
+    );
+    // A finished set: clear_board and the replay of its last move give the finished set again.
+    let finished = "set_position 0,0,0,0,0,1,20/1,2,0,0,0,0,24/s\nplay s 6\nclear_board\n\
+                    gogui-rules_side_to_move\nmangala-match\n";
+    let gogui = session_with(
+        Settings {
+            gogui_vertices: true,
+            clear_restarts_set: true,
+            ..settings()
+        },
+        finished,
+    );
+    assert_eq!(
+        gogui,
+        "= \n\n= \n\n= \n\n= black\n\n= south 0 north 0; sets played 0; set 1 starter south\n\n"
+    );
 }

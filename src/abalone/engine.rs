@@ -384,20 +384,23 @@ impl AbaloneEngine {
     }
 
     /// GoGui's hex board: the 9×9 rhombus of rows (I at the top) and diagonals, `X` black,
-    /// `O` white, `.` empty or outside the hexagon.
+    /// `O` white, `.` empty, `?` outside the hexagon (GoGui draws no cell there).
     fn rules_board(&self) -> String {
         let position = self.game.position();
         let rows: Vec<String> = (0..9i8)
             .rev()
             .map(|row| {
                 let glyphs: Vec<&str> = (0..9i8)
-                    .map(
-                        |col| match Cell::at(row, col).and_then(|cell| position.color_at(cell)) {
+                    .map(|col| match Cell::at(row, col) {
+                        // GoGui draws no hexagon for a removed cell (`?`), so the 9×9 rhombus
+                        // shows as the board's hexagon.
+                        None => "?",
+                        Some(cell) => match position.color_at(cell) {
                             Some(Color::Black) => "X",
                             Some(Color::White) => "O",
                             None => ".",
                         },
-                    )
+                    })
                     .collect();
                 glyphs.join(" ")
             })

@@ -81,7 +81,8 @@ pub enum KulamiCommand {
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
-    /// `kulami-tiles`: GoGui graphics of the tiles and the marked ones.
+    /// `kulami-tiles` and `gogui-rules_board_gfx`: GoGui graphics of the tiles and the
+    /// marked ones.
     Tiles,
     RulesLegalMoves,
     RulesSideToMove,
@@ -89,7 +90,7 @@ pub enum KulamiCommand {
 }
 
 /// The Kulami commands in `list_commands` order.
-pub const KULAMI_COMMANDS: [&str; 19] = [
+pub const KULAMI_COMMANDS: [&str; 20] = [
     "boardsize",
     "clear_board",
     "kulami-new_game",
@@ -109,6 +110,7 @@ pub const KULAMI_COMMANDS: [&str; 19] = [
     "time_left",
     "kgs-time_settings",
     "kulami-tiles",
+    "gogui-rules_board_gfx",
 ];
 
 const COLOR: &str = "a color (b, black, r, red, or w, white for red)";
@@ -139,6 +141,8 @@ impl KulamiCommand {
             "kulami-new_game" => KulamiCommand::NewGame(parse_layout_choice(c)?),
             "kulami-layout" => no_args(c, KulamiCommand::GetLayout)?,
             "kulami-tiles" => no_args(c, KulamiCommand::Tiles)?,
+            // GoGui draws this after every move when a ruler offers it: the tiles stay shown.
+            "gogui-rules_board_gfx" => no_args(c, KulamiCommand::Tiles)?,
             "play" => {
                 c.expect_args(2, "<color> <cell>")?;
                 let color = parse_color(c, 0)?;

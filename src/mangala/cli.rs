@@ -53,6 +53,10 @@ pub struct EngineArgs {
     /// Answer genmove with GoGui vertices (C1, D6) instead of pit numbers.
     #[arg(long)]
     pub gogui_vertices: bool,
+    /// GoGui mode: --gogui-vertices, and clear_board starts the current set over (GoGui
+    /// replays the game from clear_board) instead of moving on to the next set.
+    #[arg(long)]
+    pub gogui: bool,
     /// Load endgame database levels up to this many stones (0 loads none).
     #[arg(long, default_value_t = db::MAX_LEVEL)]
     pub db_stones: u32,
@@ -147,7 +151,8 @@ fn serve(args: EngineArgs) -> io::Result<()> {
         order: args.starters,
         nodes: args.nodes,
         table_bits: args.table_bits,
-        gogui_vertices: args.gogui_vertices,
+        gogui_vertices: args.gogui_vertices || args.gogui,
+        clear_restarts_set: args.gogui,
     };
     let db = load_db(args.rules, args.db_stones);
     let mut engine = MangalaEngine::new(settings, db);

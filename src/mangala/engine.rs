@@ -43,6 +43,10 @@ pub struct Settings {
     pub table_bits: u32,
     /// Answer `genmove` with GoGui vertices (`C1`) instead of pit numbers.
     pub gogui_vertices: bool,
+    /// GoGui's `clear_board`: start the current set over instead of moving on to the next
+    /// set, so that GoGui's replay of the game (`clear_board`, then every move) rebuilds it,
+    /// also once the set is over.
+    pub clear_restarts_set: bool,
 }
 
 impl Default for Settings {
@@ -55,6 +59,7 @@ impl Default for Settings {
             nodes: DEFAULT_NODES,
             table_bits: DEFAULT_TABLE_BITS,
             gogui_vertices: false,
+            clear_restarts_set: false,
         }
     }
 }
@@ -82,13 +87,15 @@ pub enum MangalaCommand {
     GameId,
     BoardSize,
     Board,
+    /// `gogui-rules_board_gfx`: each pit's exact count and the stores, as GoGui graphics.
+    BoardGfx,
     LegalMoves,
     SideToMove,
     FinalResult,
 }
 
 /// The Mangala commands in `list_commands` order.
-pub const MANGALA_COMMANDS: [&str; 18] = [
+pub const MANGALA_COMMANDS: [&str; 19] = [
     "boardsize",
     "clear_board",
     "mangala-draw",
@@ -107,6 +114,7 @@ pub const MANGALA_COMMANDS: [&str; 18] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "gogui-rules_board_gfx",
 ];
 
 const SIDE_WORDS: &str = "a side (south, s, b, black, north, n, w or white)";
@@ -220,6 +228,7 @@ impl MangalaCommand {
             "gogui-rules_game_id" => no_args(c, MangalaCommand::GameId)?,
             "gogui-rules_board_size" => no_args(c, MangalaCommand::BoardSize)?,
             "gogui-rules_board" => no_args(c, MangalaCommand::Board)?,
+            "gogui-rules_board_gfx" => no_args(c, MangalaCommand::BoardGfx)?,
             "gogui-rules_legal_moves" => no_args(c, MangalaCommand::LegalMoves)?,
             "gogui-rules_side_to_move" => no_args(c, MangalaCommand::SideToMove)?,
             "gogui-rules_final_result" => no_args(c, MangalaCommand::FinalResult)?,
@@ -278,11 +287,11 @@ impl MangalaEngine {
                 if size != GOGUI_SIZE {
                     return Err(GtpError::UnacceptableSize);
                 }
-                self.new_set();
+                self.clear_board();
                 Ok(String::new())
             }
             MangalaCommand::ClearBoard => {
-                self.new_set();
+                self.clear_board();
                 Ok(String::new())
             }
             MangalaCommand::Draw(hider) => {
@@ -353,26 +362,45 @@ impl MangalaEngine {
             MangalaCommand::GameId => Ok("Mangala".into()),
             MangalaCommand::BoardSize => Ok(GOGUI_SIZE.to_string()),
             MangalaCommand::Board => Ok(self.gogui_board()),
+            MangalaCommand::BoardGfx => Ok(self.gogui_board_gfx()),
             MangalaCommand::LegalMoves => {
                 let position = self.game.position();
                 let side = position.to_move();
                 Ok(join(position.legal_moves().map(|p| p.gogui_vertex(side))))
             }
             MangalaCommand::SideToMove => Ok(self.game.to_move().gogui_color().into()),
+            // GoGui shows this text in its "game finished" dialog.
             MangalaCommand::FinalResult => {
                 let position = self.game.position();
+                let (south, north) = (position.store(Side::South), position.store(Side::North));
                 Ok(match (position.is_over(), position.winner()) {
-                    (false, _) => "unknown",
-                    (true, Some(side)) => side.gogui_color(),
-                    (true, None) => "draw",
-                }
-                .into())
+                    (false, _) => "unknown".into(),
+                    (true, Some(side)) => format!(
+                        "{} wins by {}, {south} to {north}",
+                        match side {
+                            Side::South => "South (Black)",
+                            Side::North => "North (White)",
+                        },
+                        position.store_difference(side)
+                    ),
+                    (true, None) => format!("Draw, {south} to {north}"),
+                })
             }
         }
     }
 
     fn fresh_game(&self, starter: Side) -> Game {
         Game::new(self.settings.stones_per_pit, self.settings.rule, starter)
+    }
+
+    /// `clear_board` (and `boardsize`): the next set, or with `clear_restarts_set` (GoGui)
+    /// the current set from its start.
+    fn clear_board(&mut self) {
+        if self.settings.clear_restarts_set {
+            self.restart_set();
+        } else {
+            self.new_set();
+        }
     }
 
     /// A new set of the match: a finished set is recorded first; after the fifth set a
@@ -524,6 +552,26 @@ impl MangalaEngine {
 
     /// GoGui's board: row 1 is South's row, row 6 North's; each pit shows a bar of up to
     /// three stones growing toward the middle (exact counts are in `showboard`).
+    /// GoGui graphics over `gogui_board`'s bars: each pit's count as a label on its vertex
+    /// (rows 1 and 6), and the stores in the status line.
+    fn gogui_board_gfx(&self) -> String {
+        let position = self.game.position();
+        let labels: Vec<String> = [Side::South, Side::North]
+            .into_iter()
+            .flat_map(|side| {
+                Pit::ALL.into_iter().map(move |pit| {
+                    format!("{} {}", pit.gogui_vertex(side), position.pit(side, pit))
+                })
+            })
+            .collect();
+        format!(
+            "LABEL {}\nTEXT stores: south (black) {}, north (white) {}",
+            labels.join(" "),
+            position.store(Side::South),
+            position.store(Side::North)
+        )
+    }
+
     fn gogui_board(&self) -> String {
         let position = self.game.position();
         let mut grid = [['.'; GOGUI_SIZE]; GOGUI_SIZE];

@@ -323,8 +323,9 @@ impl Searcher {
         result
     }
 
-    /// The exact value of `position` by MTD(f) null-window searches without a depth limit,
-    /// started from a shallow iterative-deepening guess. `progress` hears each proved bound.
+    /// The exact value of `position` by MTD(f) null-window searches at growing depths
+    /// until a pass meets no depth cut (`limits.depth` caps the depth). `progress` hears
+    /// each proved bound.
     pub fn solve(
         &mut self,
         position: &Position,
@@ -346,32 +347,52 @@ impl Searcher {
                 nodes: 0,
             };
         }
-        let guess_depth = limits.depth.unwrap_or(12);
+        // MTD(f) at growing depths: a shallow iteration is cheap and leaves in the table
+        // the best moves that order the next one, and its value is the next one's first
+        // guess. A pass that met no depth cut proves its bound at every depth.
+        let last = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         let mut guess = 0;
         let mut best = position.legal_moves().next();
-        for depth in 1..=guess_depth {
-            match self.root(position, depth, stop) {
-                Some((value, pit)) => {
-                    guess = value;
-                    best = Some(pit);
+        'deepening: for depth in 1..=last {
+            let (mut low, mut high) = (lower, upper);
+            while low < high {
+                let beta = guess.clamp(low + 1, high);
+                let before = self.unproved;
+                let value = self.null_window(position, depth, beta, stop);
+                if self.aborted {
+                    break 'deepening;
                 }
-                None => break,
+                let proved = self.unproved == before;
+                if value >= beta {
+                    low = value;
+                    if proved {
+                        lower = lower.max(value);
+                    }
+                } else {
+                    high = value;
+                    if proved {
+                        upper = upper.min(value);
+                    }
+                }
+                guess = value;
+                if proved {
+                    progress(lower, upper, self.nodes);
+                }
             }
-        }
-        while lower < upper && !self.aborted {
-            let beta = guess.clamp(lower + 1, upper);
-            let before = self.unproved;
-            let value = self.null_window(position, beta, stop);
-            if self.aborted || self.unproved != before {
+            if let Some(entry) = self.table.probe(key_of(position)) {
+                best = Pit::new(entry.best).or(best);
+            }
+            tracing::debug!(
+                depth,
+                guess,
+                lower,
+                upper,
+                nodes = self.nodes,
+                "solve iteration"
+            );
+            if lower >= upper {
                 break;
             }
-            if value >= beta {
-                lower = value;
-            } else {
-                upper = value;
-            }
-            guess = value;
-            progress(lower, upper, self.nodes);
         }
         if lower == upper {
             if let Some((pit, _)) = self.database_answer(position) {
@@ -397,9 +418,15 @@ impl Searcher {
     /// null-window search over the shared table with shuffled move orders (lazy SMP):
     /// the subtrees they prove are lookups for the others, and the first thread to
     /// finish ends the pass for all.
-    fn null_window(&mut self, position: &Position, beta: i32, stop: &dyn Fn() -> bool) -> i32 {
+    fn null_window(
+        &mut self,
+        position: &Position,
+        depth: u8,
+        beta: i32,
+        stop: &dyn Fn() -> bool,
+    ) -> i32 {
         if self.solver_threads <= 1 {
-            return self.node(position, MAX_DEPTH, beta - 1, beta, stop);
+            return self.node(position, depth, beta - 1, beta, stop);
         }
         let done = AtomicBool::new(false);
         let root = *position;
@@ -420,17 +447,19 @@ impl Searcher {
                     let done = &done;
                     scope.spawn(move || {
                         let stop = || done.load(Ordering::Relaxed);
-                        let value = helper.node(&root, MAX_DEPTH, beta - 1, beta, &stop);
+                        let value = helper.node(&root, depth, beta - 1, beta, &stop);
                         let finished = !helper.aborted;
                         if finished {
                             done.store(true, Ordering::Relaxed);
                         }
-                        (finished.then_some(value), helper.nodes)
+                        // Whether the helper's value met a depth cut travels with it.
+                        let answer = (value, helper.unproved > 0);
+                        (finished.then_some(answer), helper.nodes)
                     })
                 })
                 .collect();
             let main_stop = || stop() || done.load(Ordering::Relaxed);
-            let value = self.node(&root, MAX_DEPTH, beta - 1, beta, &main_stop);
+            let value = self.node(&root, depth, beta - 1, beta, &main_stop);
             done.store(true, Ordering::Relaxed);
             let mut answer = None;
             let mut nodes = 0;
@@ -444,10 +473,14 @@ impl Searcher {
         });
         self.nodes += helper_nodes;
         if self.aborted
-            && let Some(found) = helper_answer
+            && let Some((found, unproved)) = helper_answer
         {
-            // A helper finished first and stopped this thread: its answer stands.
+            // A helper finished first and stopped this thread: its answer stands, proved
+            // only if the helper's search was.
             self.aborted = false;
+            if unproved {
+                self.unproved += 1;
+            }
             return found;
         }
         value

@@ -37,6 +37,18 @@ fn lines_of(child: &mut std::process::Child) -> mpsc::Receiver<String> {
     receiver
 }
 
+/// The engine's exit status, which must come within [`PATIENCE`].
+fn exit_status_within_patience(mut child: std::process::Child) -> std::process::ExitStatus {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = sender.send(child.wait());
+    });
+    receiver
+        .recv_timeout(PATIENCE)
+        .expect("exit within the bound")
+        .expect("exit status")
+}
+
 fn next_response(lines: &mpsc::Receiver<String>) -> String {
     let mut response = Vec::new();
     loop {
@@ -107,15 +119,7 @@ fn end_of_input_lets_queued_commands_finish_then_quits() {
     assert!(next_response(&lines).starts_with("=1 "));
     assert_eq!(next_response(&lines), "=2 hamle");
     let mut stderr = child.stderr.take().expect("stderr");
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = sender.send(child.wait());
-    });
-    let status = receiver
-        .recv_timeout(PATIENCE)
-        .expect("exit within the bound")
-        .expect("exit status");
-    assert!(status.success());
+    assert!(exit_status_within_patience(child).success());
     let mut log = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut log).expect("read stderr");
     assert!(
@@ -177,13 +181,5 @@ fn end_of_input_ends_the_ponder_and_the_engine() {
     assert!(next_response(&lines).starts_with("=1 "));
     thread::sleep(Duration::from_millis(300));
     drop(stdin);
-    let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = sender.send(child.wait());
-    });
-    let status = receiver
-        .recv_timeout(PATIENCE)
-        .expect("exit within the bound")
-        .expect("exit status");
-    assert!(status.success());
+    assert!(exit_status_within_patience(child).success());
 }

@@ -520,6 +520,19 @@ impl Searcher {
         self.aborted
     }
 
+    /// Stores a node's bounds: proved at any depth when nothing unproved was met since
+    /// `since.0`, and worth the nodes searched since `since.1`.
+    fn remember(&self, key: Key, bounds: (i32, i32), depth: u8, best: u8, since: (u64, u64)) {
+        let (unproved_before, nodes_before) = since;
+        let stored_depth = if self.unproved == unproved_before {
+            PROVED
+        } else {
+            depth
+        };
+        let work = work_of(self.nodes - nodes_before);
+        self.table.store(key, bounds, stored_depth, best, work);
+    }
+
     /// Fail-soft alpha-beta; the root's best pit is left in the table.
     fn node(
         &mut self,
@@ -626,18 +639,8 @@ impl Searcher {
             if let Some(floor) = floor
                 && floor >= beta
             {
-                let stored_depth = if self.unproved == unproved_before {
-                    PROVED
-                } else {
-                    depth
-                };
-                self.table.store(
-                    key,
-                    (floor.min(board), board),
-                    stored_depth,
-                    pit.number(),
-                    work_of(self.nodes - nodes_before),
-                );
+                let since = (unproved_before, nodes_before);
+                self.remember(key, (floor.min(board), board), depth, pit.number(), since);
                 return floor;
             }
             let order = if pit.number() == table_best {
@@ -726,17 +729,13 @@ impl Searcher {
         } else {
             board
         };
-        let stored_depth = if self.unproved == unproved_before {
-            PROVED
-        } else {
-            depth
-        };
-        self.table.store(
+        let bounds = (lower.max(-board), upper.min(board));
+        self.remember(
             key,
-            (lower.max(-board), upper.min(board)),
-            stored_depth,
+            bounds,
+            depth,
             best_pit,
-            work_of(self.nodes - nodes_before),
+            (unproved_before, nodes_before),
         );
         best_value
     }

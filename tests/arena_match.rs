@@ -2,22 +2,16 @@
 //! bad input. Engines are `hamle go` at 10 playouts (instant, seed-dependent) and
 //! `tests/fixtures/broken_engine.py` wrapped around it.
 
+mod arena_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+use arena_support::{HAMLE, hamle_match, scratch};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py")
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hamle-arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("bots")).expect("create scratch folder");
-    dir
 }
 
 fn instant_bot(dir: &Path, name: &str) {
@@ -35,16 +29,6 @@ fn broken_bot(dir: &Path, name: &str, mode: &str, k: u32) {
         marker.display().to_string(),
     );
     std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
-}
-
-fn hamle_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(HAMLE)
-        .arg("match")
-        .arg("--bots")
-        .arg(dir.join("bots"))
-        .args(args)
-        .output()
-        .expect("run hamle match")
 }
 
 fn results(out: &Path) -> Vec<String> {
@@ -83,7 +67,7 @@ fn leftover_processes(marker: &str) -> Vec<String> {
 
 #[test]
 fn resume_after_sigkill_equals_an_uninterrupted_run() {
-    let dir = scratch("resume");
+    let dir = scratch("arena", "resume");
     instant_bot(&dir, "alpha");
     instant_bot(&dir, "beta");
     let whole = dir.join("whole");
@@ -193,7 +177,7 @@ fn resume_after_sigkill_equals_an_uninterrupted_run() {
 
 #[test]
 fn broken_engines_lose_by_the_policy_and_the_run_completes() {
-    let dir = scratch("broken");
+    let dir = scratch("arena", "broken");
     instant_bot(&dir, "good");
     let cases = [
         ("crasher", "crash", 3, "crash of crasher"),
@@ -257,7 +241,7 @@ fn broken_engines_lose_by_the_policy_and_the_run_completes() {
 
 #[test]
 fn void_policy_and_recovery() {
-    let dir = scratch("policy");
+    let dir = scratch("arena", "policy");
     instant_bot(&dir, "good");
     broken_bot(&dir, "crasher", "crash", 2);
     broken_bot(&dir, "flaky", "crash-once", 2);
@@ -318,7 +302,7 @@ fn void_policy_and_recovery() {
 
 #[test]
 fn bad_input_gets_clear_errors_and_changes_nothing() {
-    let dir = scratch("badinput");
+    let dir = scratch("arena", "badinput");
     instant_bot(&dir, "alpha");
     instant_bot(&dir, "beta");
     let out = dir.join("out");
@@ -425,7 +409,7 @@ fn bad_input_gets_clear_errors_and_changes_nothing() {
 
 #[test]
 fn score_adjudication_ends_a_game_both_engines_count_as_decided() {
-    let dir = scratch("adjudicate");
+    let dir = scratch("arena", "adjudicate");
     // Both engines count Black 40 ahead from the first move on.
     broken_bot(&dir, "sure-a", "count-black", 40);
     broken_bot(&dir, "sure-b", "count-black", 40);

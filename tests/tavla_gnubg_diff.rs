@@ -15,17 +15,7 @@ fn same_legal_plays_as_gnubg() {
     cases.truncate(6000);
     cases.extend(tavla_support::scattered(0xBA5E, 6000));
     assert!(cases.len() >= 10_000, "{} positions", cases.len());
-    let input: String = cases
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {} {}\n",
-                position_id(&c.board, c.side),
-                c.dice.first(),
-                c.dice.second()
-            )
-        })
-        .collect();
+    let input = tavla_support::gnubg_input(&cases);
     let answers = common::python_fixture("gnubg_moves.py", input, "gnubg-nn");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());

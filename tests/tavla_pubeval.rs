@@ -15,17 +15,7 @@ fn same_plays_as_gnubg_pubeval() {
     let mut cases = tavla_support::from_random_games(0x9EB, 40);
     cases.truncate(3000);
     cases.extend(tavla_support::scattered(0x9EB2, 1000));
-    let input: String = cases
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {} {}\n",
-                position_id(&c.board, c.side),
-                c.dice.first(),
-                c.dice.second()
-            )
-        })
-        .collect();
+    let input = tavla_support::gnubg_input(&cases);
     let answers = common::python_fixture("gnubg_pubeval.py", input, "gnubg-nn");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());

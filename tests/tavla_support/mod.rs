@@ -1,6 +1,7 @@
 //! Seeded random Tavla positions for the differential and invariant tests.
 #![allow(dead_code)]
 
+use hamle::tavla::ids::position_id;
 use hamle::tavla::{Board, Dice, Roller, Side, legal_plays};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -82,4 +83,19 @@ pub fn scattered(seed: u64, count: usize) -> Vec<Case> {
         });
     }
     cases
+}
+
+/// The cases as the gnubg fixtures read them: one `POSITION_ID DIE DIE` line each.
+pub fn gnubg_input(cases: &[Case]) -> String {
+    cases
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}\n",
+                position_id(&c.board, c.side),
+                c.dice.first(),
+                c.dice.second()
+            )
+        })
+        .collect()
 }

@@ -387,3 +387,174 @@ fn clock_commands_are_accepted_checked_and_bound_the_search() {
         assert!(legal.contains(&mv), "{mv} not in {legal:?}");
     }
 }
+
+fn gogui_transcript(commands: &[&str]) -> String {
+    session_with(
+        Settings {
+            nodes: 3_000,
+            table_bits: 12,
+            gogui: true,
+            ..Settings::default()
+        },
+        commands,
+    )
+}
+
+#[test]
+fn under_gogui_a_move_is_entered_click_by_click_and_undone_click_by_click() {
+    assert_eq!(
+        gogui_transcript(&[
+            "1 gogui-rules_legal_moves",
+            "2 play b C3",
+            "3 play b D3",
+            "4 gogui-rules_legal_moves",
+            "5 gogui-rules_side_to_move",
+            "6 gogui-rules_board_gfx",
+            "7 play b C4",
+            "8 gogui-rules_side_to_move",
+            "9 abalone-position",
+            "10 gogui-rules_board_gfx",
+            "11 undo",
+            "12 gogui-rules_side_to_move",
+            "13 abalone-position",
+            "14 gogui-rules_legal_moves",
+            "15 undo",
+            "16 undo",
+            "17 undo",
+            "18 play b c3d4",
+            "19 abalone-position",
+            "20 undo",
+            "21 gogui-rules_legal_moves",
+        ]),
+        "=1 A1 B1 C1 D1 E1 A2 B2 C2 D2 E2 F2 C3 D3 E3\n\n\
+         =2 \n\n=3 \n\n\
+         =4 B3 E3 C4 D4\n\n\
+         =5 black\n\n\
+         =6 MARK C3 D3\nCIRCLE B3 C4 D4\nTEXT black selected C3 D3 (c3 c4): click another marble, \
+         or where they go (circled: in front of the line, or where C3 steps sideways)\n\n\
+         =7 \n\n=8 white\n\n\
+         =9 wwwww/wwwwww/2www2/8/9/2bb4/4b2/bbbbbb/bbbbb w 0 0\n\n\
+         =10 TEXT white to move: click the marbles that move, then where they go (last move c3c4d3)\n\n\
+         =11 \n\n=12 black\n\n\
+         =13 wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0\n\n\
+         =14 B3 E3 C4 D4\n\n\
+         =15 \n\n=16 \n\n\
+         ?17 cannot undo\n\n\
+         =18 \n\n\
+         =19 wwwww/wwwwww/2www2/8/9/3b4/3bb2/bbbbbb/bbbbb w 0 0\n\n\
+         =20 \n\n\
+         =21 A1 C1 B2 C2 B3 D3 E3 C4 D4\n\n"
+    );
+}
+
+#[test]
+fn under_gogui_refused_clicks_name_the_reason_and_keep_the_selection() {
+    assert_eq!(
+        gogui_transcript(&[
+            "1 play b C3",
+            "2 play b E5",
+            "3 play b C3",
+            "4 play b I5",
+            "5 play w G9",
+            "6 play b c4d5",
+            "7 showboard",
+        ]),
+        "=1 \n\n\
+         ?2 illegal move: e5 ends no legal move of c3: click the cell in front of the line \
+         (in-line) or where c3 goes (broadside)\n\n\
+         ?3 illegal move: c3 is already selected (undo takes the last click back)\n\n\
+         ?4 syntax error: unknown vertex 'I5': GoGui names a cell by its diagonal (A to H, J) \
+         and its row (1 to 9), e.g. D3 for c4\n\n\
+         ?5 illegal move: it is black's turn\n\n\
+         ?6 a move is half entered (c3 selected): click where it goes, or undo the clicks\n\n\
+         =7 \n    I O O O O O\n   H O O O O O O\n  G . . O O O . .\n F . . . . . . . .\nE . . . . . . . . .\n \
+         D . . . . . . . . 9\n  C . . X X X . . 8\n   B X X X X X X 7\n    A X X X X X 6\n       1 2 3 4 5\n\
+         Black (X) marbles off 0, White (O) marbles off 0; ply 0; black to move\n\
+         Selected (move half entered): c3\n\n"
+    );
+}
+
+/// `genmove` answers until the side to move changes, as GoGui asks; the clicks made.
+fn gogui_genmoves(engine: &mut AbaloneEngine, color: &str) -> Vec<String> {
+    let mut clicks = Vec::new();
+    let to_move = engine.game().to_move();
+    let plies = engine.game().plies();
+    while engine.game().plies() == plies {
+        let answer = answer_of(engine, &format!("genmove {color}"));
+        clicks.push(answer);
+        assert!(
+            clicks.len() <= 4,
+            "a move takes at most 4 clicks: {clicks:?}"
+        );
+    }
+    assert_ne!(engine.game().to_move(), to_move);
+    clicks
+}
+
+fn answer_of(engine: &mut AbaloneEngine, command: &str) -> String {
+    let mut output = Vec::new();
+    serve(
+        engine,
+        Cursor::new(format!("{command}\n").into_bytes()),
+        &mut output,
+    )
+    .expect("serve");
+    let text = String::from_utf8(output).expect("utf-8 output");
+    text.strip_prefix("= ")
+        .unwrap_or_else(|| panic!("{command}: {text}"))
+        .trim_end()
+        .to_string()
+}
+
+#[test]
+fn under_gogui_genmove_answers_the_searched_move_click_by_click() {
+    let settings = |gogui| Settings {
+        nodes: 3_000,
+        table_bits: 12,
+        seed: 5,
+        gogui,
+        ..Settings::default()
+    };
+    let mut plain = AbaloneEngine::new(settings(false));
+    let mut gogui = AbaloneEngine::new(settings(true));
+    for (ply, color) in ["b", "w", "b", "w", "b", "w"].into_iter().enumerate() {
+        let mv = answer_of(&mut plain, &format!("genmove {color}"));
+        let clicks = gogui_genmoves(&mut gogui, color);
+        assert_eq!(
+            gogui.game().moves().last().map(|m| m.to_string()),
+            Some(mv.clone()),
+            "ply {ply}: the clicks {clicks:?} make the same move"
+        );
+        assert_eq!(
+            gogui.game().position().to_string(),
+            plain.game().position().to_string()
+        );
+    }
+    // Undo takes back the last click: the rest of the move is selected again, and genmove
+    // answers the same click.
+    let last = gogui.game().moves().last().map(|m| m.to_string());
+    answer_of(&mut gogui, "undo");
+    assert_eq!(gogui.game().plies(), 5);
+    let again = gogui_genmoves(&mut gogui, "w");
+    assert_eq!(again.len(), 1, "one click finishes the move: {again:?}");
+    assert_eq!(gogui.game().moves().last().map(|m| m.to_string()), last);
+}
+
+#[test]
+fn under_gogui_genmove_finishes_the_move_the_user_began() {
+    let mut engine = AbaloneEngine::new(Settings {
+        nodes: 3_000,
+        table_bits: 12,
+        gogui: true,
+        ..Settings::default()
+    });
+    // Black selects a1, a corner marble the search would not choose to move alone, then
+    // asks the engine to play on: the move must move a1.
+    answer_of(&mut engine, "play b A1");
+    let clicks = gogui_genmoves(&mut engine, "b");
+    let mv = engine.game().moves().last().expect("a move");
+    let before = engine.game().start();
+    let marbles = hamle::abalone::clicks::moving_marbles(before, mv);
+    let a1: hamle::abalone::Cell = "a1".parse().expect("a cell");
+    assert_ne!(marbles & a1.bit(), 0, "{mv} after A1, clicks {clicks:?}");
+}

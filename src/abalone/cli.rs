@@ -59,6 +59,10 @@ pub struct EngineArgs {
     /// Transposition table of 2^N entries of 32 bytes.
     #[arg(long, default_value_t = search::DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=26))]
     pub table_bits: u32,
+    /// For GoGui: moves are entered and answered one cell (GoGui vertex) at a time, the
+    /// marbles that move and then where they go (protocol.md, Abalone, "Under GoGui").
+    #[arg(long)]
+    pub gogui: bool,
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +107,7 @@ pub fn run(args: AbaloneArgs) -> io::Result<()> {
                 },
                 weights: e.weights,
                 table_bits: e.table_bits,
+                gogui: e.gogui,
             };
             protocol::serve(
                 &mut AbaloneEngine::new(settings),

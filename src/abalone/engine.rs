@@ -7,14 +7,16 @@ use std::time::Duration;
 
 use crate::protocol::{
     CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
+    shorten,
 };
 
 use super::board::{Cell, Color};
+use super::clicks::{self, Click, clicks_for, gogui_vertex, parse_gogui_vertex};
 use super::eval::Weights;
 use super::moves::Move;
 use super::position::{IllegalMove, MoveList, Position, StartPosition};
 use super::rules::{EndReason, EndRules, Game, GameResult};
-use super::search::{self, Limits, Searcher};
+use super::search::{self, Limits, SearchResult, Searcher};
 
 /// Search nodes per move when the command line does not say.
 pub const DEFAULT_NODES: u64 = 300_000;
@@ -32,6 +34,9 @@ pub struct Settings {
     pub weights: Weights,
     /// Transposition table of 2^bits entries.
     pub table_bits: u32,
+    /// GoGui's single-point moves: a move is entered click by click, cells are GoGui
+    /// vertices (see [`super::clicks`]).
+    pub gogui: bool,
 }
 
 impl Default for Settings {
@@ -44,6 +49,7 @@ impl Default for Settings {
             end_rules: EndRules::default(),
             weights: Weights::default(),
             table_bits: search::DEFAULT_TABLE_BITS,
+            gogui: false,
         }
     }
 }
@@ -60,6 +66,8 @@ pub enum AbaloneCommand {
     Komi,
     NewGame(Option<StartPosition>),
     Play(Color, Move),
+    /// One click of a move entered cell by cell (`--gogui`).
+    Click(Color, Cell),
     Genmove(Color),
     RegGenmove(Color),
     Undo,
@@ -78,10 +86,11 @@ pub enum AbaloneCommand {
     RulesLegalMoves,
     RulesSideToMove,
     RulesFinalResult,
+    RulesBoardGfx,
 }
 
 /// The Abalone commands in `list_commands` order.
-pub const ABALONE_COMMANDS: [&str; 18] = [
+pub const ABALONE_COMMANDS: [&str; 19] = [
     "boardsize",
     "clear_board",
     "komi",
@@ -100,6 +109,7 @@ pub const ABALONE_COMMANDS: [&str; 18] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "gogui-rules_board_gfx",
 ];
 
 const COLOR: &str = "a color (b, black, w or white)";
@@ -120,7 +130,9 @@ fn no_args(command: &Command, parsed: AbaloneCommand) -> Result<AbaloneCommand, 
 }
 
 impl AbaloneCommand {
-    pub fn parse(command: &Command) -> Result<AbaloneCommand, GtpError> {
+    /// `gogui`: `play` takes one GoGui vertex, a click (see [`super::clicks`]), as well as a
+    /// whole move.
+    pub fn parse(command: &Command, gogui: bool) -> Result<AbaloneCommand, GtpError> {
         let c = command;
         Ok(match c.name.as_str() {
             "boardsize" => {
@@ -142,6 +154,17 @@ impl AbaloneCommand {
                         AbaloneCommand::NewGame(Some(name.parse().map_err(GtpError::syntax)?))
                     }
                 }
+            }
+            "play" if gogui && c.args.get(1).is_some_and(|arg| arg.len() <= 3) => {
+                c.expect_args(2, "<color> <vertex>")?;
+                let vertex = c.arg(1)?;
+                let cell = parse_gogui_vertex(vertex).ok_or_else(|| {
+                    GtpError::syntax(format!(
+                        "unknown vertex '{}': GoGui names a cell by its diagonal (A to H, J) and its row (1 to 9), e.g. D3 for c4",
+                        shorten(vertex)
+                    ))
+                })?;
+                AbaloneCommand::Click(color(c, 0)?, cell)
             }
             "play" => {
                 c.expect_args(2, "<color> <move>")?;
@@ -194,9 +217,20 @@ impl AbaloneCommand {
             "gogui-rules_legal_moves" => no_args(c, AbaloneCommand::RulesLegalMoves)?,
             "gogui-rules_side_to_move" => no_args(c, AbaloneCommand::RulesSideToMove)?,
             "gogui-rules_final_result" => no_args(c, AbaloneCommand::RulesFinalResult)?,
+            "gogui-rules_board_gfx" => no_args(c, AbaloneCommand::RulesBoardGfx)?,
             _ => return Err(GtpError::UnknownCommand),
         })
     }
+}
+
+fn log_search(color: Color, mv: Move, result: &SearchResult) {
+    tracing::info!(
+        "genmove {color}: {mv}, value {} at depth {} after {} nodes in {:.2}s",
+        result.value,
+        result.depth,
+        result.nodes,
+        result.elapsed.as_secs_f64()
+    );
 }
 
 fn illegal(reason: &IllegalMove) -> GtpError {
@@ -209,6 +243,13 @@ pub struct AbaloneEngine {
     game: Game,
     searcher: Searcher,
     clock: Clock,
+    /// `--gogui`: the marbles clicked so far of the move being entered, in click order.
+    selected: Vec<Cell>,
+    /// `--gogui`: the clicks of each move of the game, so that `undo` takes back one click.
+    move_clicks: Vec<Vec<Cell>>,
+    /// `--gogui`: the clicks of the move the last search chose, and the (plies, hash) of
+    /// the position it was chosen in; later `genmove`s answer its next clicks.
+    plan: Option<((usize, u64), Vec<Cell>)>,
 }
 
 impl AbaloneEngine {
@@ -220,6 +261,9 @@ impl AbaloneEngine {
             game,
             searcher,
             clock: Clock::default(),
+            selected: Vec::new(),
+            move_clicks: Vec::new(),
+            plan: None,
         }
     }
 
@@ -230,6 +274,9 @@ impl AbaloneEngine {
     fn new_game(&mut self, start: Position) {
         self.game = Game::new(start, self.settings.end_rules);
         self.searcher.clear();
+        self.selected.clear();
+        self.move_clicks.clear();
+        self.plan = None;
     }
 
     fn run(&mut self, command: AbaloneCommand, session: &Session<'_>) -> Result<String, GtpError> {
@@ -256,19 +303,43 @@ impl AbaloneEngine {
                 Ok(self.settings.start.to_string())
             }
             AbaloneCommand::Play(color, mv) => {
+                if !self.selected.is_empty() {
+                    return Err(GtpError::other(format!(
+                        "a move is half entered ({} selected): click where it goes, or undo the clicks",
+                        self.selected_text()
+                    )));
+                }
+                let clicks = clicks_for(self.game.position(), mv, &[]).unwrap_or_default();
                 self.game
                     .play(color, mv)
                     .map_err(|reason| illegal(&reason))?;
+                if self.settings.gogui {
+                    self.move_clicks.push(clicks);
+                }
                 Ok(String::new())
+            }
+            AbaloneCommand::Click(color, cell) => self.click(color, cell),
+            AbaloneCommand::Genmove(color) if self.settings.gogui => {
+                self.next_click(color, session, true)
+            }
+            AbaloneCommand::RegGenmove(color) if self.settings.gogui => {
+                self.next_click(color, session, false)
             }
             AbaloneCommand::Genmove(color) => self.generate(color, session, true),
             AbaloneCommand::RegGenmove(color) => self.generate(color, session, false),
             AbaloneCommand::Undo => {
-                if self.game.undo() {
-                    Ok(String::new())
-                } else {
-                    Err(GtpError::CannotUndo)
+                if self.selected.pop().is_some() {
+                    return Ok(String::new());
                 }
+                if !self.game.undo() {
+                    return Err(GtpError::CannotUndo);
+                }
+                // GoGui takes back one click: the move's marbles are selected again.
+                if let Some(mut clicks) = self.move_clicks.pop() {
+                    clicks.pop();
+                    self.selected = clicks;
+                }
+                Ok(String::new())
             }
             AbaloneCommand::Showboard => Ok(self.showboard()),
             AbaloneCommand::AllLegal(color) => {
@@ -301,7 +372,9 @@ impl AbaloneEngine {
             AbaloneCommand::RulesGameId => Ok("Abalone".into()),
             AbaloneCommand::RulesBoardSize => Ok("9 9 hex".into()),
             AbaloneCommand::RulesBoard => Ok(self.rules_board()),
+            AbaloneCommand::RulesLegalMoves if self.settings.gogui => Ok(self.legal_clicks()),
             AbaloneCommand::RulesLegalMoves => Ok(self.legal_for(self.game.to_move())),
+            AbaloneCommand::RulesBoardGfx => Ok(self.board_gfx()),
             AbaloneCommand::RulesSideToMove => Ok(self.game.to_move().to_string()),
             AbaloneCommand::RulesFinalResult => Ok(self
                 .game
@@ -344,12 +417,8 @@ impl AbaloneEngine {
         }
     }
 
-    fn generate(
-        &mut self,
-        color: Color,
-        session: &Session<'_>,
-        play: bool,
-    ) -> Result<String, GtpError> {
+    /// The game is running and it is `color`'s turn.
+    fn check_turn(&self, color: Color) -> Result<(), GtpError> {
         if self.game.is_over() {
             return Err(illegal(&IllegalMove::GameOver));
         }
@@ -357,22 +426,33 @@ impl AbaloneEngine {
         if color != to_move {
             return Err(illegal(&IllegalMove::NotYourTurn { to_move }));
         }
+        Ok(())
+    }
+
+    /// The limits of a move's search: the node budget, the clock or `--movetime`, and the
+    /// default budget when none of them limits it.
+    fn search_limits(&self, color: Color) -> Limits {
         let mut limits = self.limits(color);
         if limits.nodes == 0 && limits.time.is_none() {
             limits.nodes = DEFAULT_NODES;
         }
+        limits
+    }
+
+    fn generate(
+        &mut self,
+        color: Color,
+        session: &Session<'_>,
+        play: bool,
+    ) -> Result<String, GtpError> {
+        self.check_turn(color)?;
+        let limits = self.search_limits(color);
         let stop = || session.interrupted();
         let result = self.searcher.search(&self.game, limits, &stop);
         let Some(mv) = result.best else {
             return Err(GtpError::other("no legal move"));
         };
-        tracing::info!(
-            "genmove {color}: {mv}, value {} at depth {} after {} nodes in {:.2}s",
-            result.value,
-            result.depth,
-            result.nodes,
-            result.elapsed.as_secs_f64()
-        );
+        log_search(color, mv, &result);
         if play {
             self.game.play(color, mv).map_err(|reason| {
                 GtpError::other(format!(
@@ -381,6 +461,142 @@ impl AbaloneEngine {
             })?;
         }
         Ok(mv.to_string())
+    }
+
+    /// `--gogui`: one click of the move being entered (see [`super::clicks`]).
+    fn click(&mut self, color: Color, cell: Cell) -> Result<String, GtpError> {
+        self.check_turn(color)?;
+        match clicks::click(self.game.position(), &self.selected, cell) {
+            Err(error) => Err(GtpError::other(format!("illegal move: {error}"))),
+            Ok(Click::Selected(cell)) => {
+                self.selected.push(cell);
+                Ok(String::new())
+            }
+            Ok(Click::Completed(mv)) => {
+                self.game
+                    .play(color, mv)
+                    .map_err(|reason| illegal(&reason))?;
+                let mut clicks = std::mem::take(&mut self.selected);
+                clicks.push(cell);
+                self.move_clicks.push(clicks);
+                Ok(String::new())
+            }
+        }
+    }
+
+    /// `--gogui`'s `genmove`: the next click of the best move, searched at the move's
+    /// first click (among the moves the clicks so far can still become) and then
+    /// answered click by click.
+    fn next_click(
+        &mut self,
+        color: Color,
+        session: &Session<'_>,
+        play: bool,
+    ) -> Result<String, GtpError> {
+        self.check_turn(color)?;
+        let here = (self.game.plies(), self.game.position().hash());
+        let planned = self.plan.as_ref().and_then(|(at, clicks)| {
+            (*at == here
+                && clicks.len() > self.selected.len()
+                && clicks.starts_with(&self.selected))
+            .then(|| clicks[self.selected.len()])
+        });
+        let next = match planned {
+            Some(next) => next,
+            None => {
+                let position = *self.game.position();
+                let selected = self.selected.clone();
+                let limits = self.search_limits(color);
+                let stop = || session.interrupted();
+                let allowed = |mv| clicks_for(&position, mv, &selected).is_some();
+                let result = self
+                    .searcher
+                    .search_among(&self.game, limits, &stop, &allowed);
+                let mv = result
+                    .best
+                    .ok_or_else(|| GtpError::other("no legal move"))?;
+                log_search(color, mv, &result);
+                let clicks = clicks_for(&position, mv, &selected).ok_or_else(|| {
+                    GtpError::other(format!(
+                        "internal error: the search chose {mv}, which the clicks {} cannot become",
+                        self.selected_text()
+                    ))
+                })?;
+                let next = clicks[selected.len()];
+                self.plan = Some((here, clicks));
+                next
+            }
+        };
+        if play {
+            self.click(color, next)?;
+        }
+        Ok(gogui_vertex(next))
+    }
+
+    /// `--gogui`'s legal moves: the cells whose click is accepted next, as GoGui vertices.
+    fn legal_clicks(&self) -> String {
+        if self.game.is_over() {
+            return String::new();
+        }
+        clicks::next_clicks(self.game.position(), &self.selected)
+            .into_iter()
+            .map(gogui_vertex)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The selected marbles in our notation.
+    fn selected_text(&self) -> String {
+        self.selected
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// GoGui's graphics after each move: the selected marbles (`MARK`), the cells that
+    /// would complete the move (`CIRCLE`) and a status line saying what to click.
+    fn board_gfx(&self) -> String {
+        let vertices = |cells: &[Cell]| {
+            cells
+                .iter()
+                .map(|c| gogui_vertex(*c))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut lines = Vec::new();
+        let last = self
+            .game
+            .moves()
+            .last()
+            .map(|mv| format!(" (last move {mv})"))
+            .unwrap_or_default();
+        let to_move = self.game.to_move();
+        let status = if let Some(result) = self.game.result() {
+            result.to_string()
+        } else if !self.settings.gogui {
+            format!("{to_move} to move{last}")
+        } else if self.selected.is_empty() {
+            format!("{to_move} to move: click the marbles that move, then where they go{last}")
+        } else {
+            let position = self.game.position();
+            let targets: Vec<Cell> = clicks::next_clicks(position, &self.selected)
+                .into_iter()
+                .filter(|cell| position.marbles(to_move) & cell.bit() == 0)
+                .collect();
+            lines.push(format!("MARK {}", vertices(&self.selected)));
+            if !targets.is_empty() {
+                lines.push(format!("CIRCLE {}", vertices(&targets)));
+            }
+            format!(
+                "{to_move} selected {} ({}): click another marble, or where they go (circled: in front of the line, or where {} steps sideways)",
+                vertices(&self.selected),
+                self.selected_text(),
+                gogui_vertex(self.selected[0])
+            )
+        };
+        lines.push(format!("TEXT {status}"));
+        lines.join("\n")
     }
 
     /// GoGui's hex board: the 9×9 rhombus of rows (I at the top) and diagonals, `X` black,
@@ -442,6 +658,12 @@ impl AbaloneEngine {
             position.marbles_off(Color::White),
             self.game.plies()
         ));
+        if !self.selected.is_empty() {
+            text.push_str(&format!(
+                "\nSelected (move half entered): {}",
+                self.selected_text()
+            ));
+        }
         text
     }
 }
@@ -456,7 +678,7 @@ impl Engine for AbaloneEngine {
         command: &Command,
         session: &mut Session<'_>,
     ) -> Result<String, GtpError> {
-        let parsed = AbaloneCommand::parse(command)?;
+        let parsed = AbaloneCommand::parse(command, self.settings.gogui)?;
         self.run(parsed, session)
     }
 

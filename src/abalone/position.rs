@@ -60,6 +60,19 @@ impl MoveList {
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         self.as_slice().iter().copied()
     }
+
+    /// Keeps the moves for which `keep` holds, in order.
+    pub fn retain(&mut self, keep: impl Fn(Move) -> bool) {
+        let mut kept = 0;
+        for index in 0..self.len {
+            let mv = self.moves[index];
+            if keep(mv) {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 impl Default for MoveList {

@@ -116,6 +116,8 @@ pub struct Searcher {
     /// at `ply`. A marble off changes every later hash, and a null move is no move of the
     /// game, so either starts a new stretch.
     floor: [usize; MAX_PLY + 1],
+    /// The root is searched among some of its legal moves only.
+    root_restricted: bool,
 }
 
 /// 2^20 entries of 32 bytes: 32 MiB.
@@ -138,6 +140,7 @@ impl Searcher {
             path: Vec::new(),
             root_index: 0,
             floor: [0; MAX_PLY + 1],
+            root_restricted: false,
         }
     }
 
@@ -155,6 +158,18 @@ impl Searcher {
     /// The best move in `game`'s position within `limits`, by `game`'s end rules and with
     /// its earlier positions for repetitions; `stop` is polled and ends the search.
     pub fn search(&mut self, game: &Game, limits: Limits, stop: &dyn Fn() -> bool) -> SearchResult {
+        self.search_among(game, limits, stop, &|_| true)
+    }
+
+    /// [`Searcher::search`] choosing only among the root moves for which `allowed` holds
+    /// (GoGui's clicks may have begun a move); all legal moves when none is allowed.
+    pub fn search_among(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &dyn Fn() -> bool,
+        allowed: &dyn Fn(Move) -> bool,
+    ) -> SearchResult {
         let position = game.position();
         self.rules = game.rules();
         self.root_plies = u32::try_from(game.plies()).unwrap_or(u32::MAX);
@@ -180,6 +195,13 @@ impl Searcher {
         }
         let mut root_moves = MoveList::new();
         position.legal_moves(&mut root_moves);
+        let legal = root_moves.len();
+        root_moves.retain(allowed);
+        if root_moves.is_empty() {
+            position.legal_moves(&mut root_moves);
+        }
+        // A root searched among some of its moves has no value of its own for the table.
+        self.root_restricted = root_moves.len() < legal;
         let mut result = SearchResult {
             best: root_moves.iter().next(),
             value: self.evaluate(position),
@@ -342,7 +364,9 @@ impl Searcher {
             } else {
                 Bound::Exact
             };
-            self.store(key, best, alpha, depth, bound, 0);
+            if !self.root_restricted {
+                self.store(key, best, alpha, depth, bound, 0);
+            }
         }
         (alpha, best)
     }

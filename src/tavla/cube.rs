@@ -172,10 +172,9 @@ impl Met {
         };
         for total in 4..=2 * n {
             for a in 2..=n {
-                let b = total - a;
-                if !(2..=n).contains(&b) {
+                let Some(b) = total.checked_sub(a).filter(|b| (2..=n).contains(b)) else {
                     continue;
-                }
+                };
                 let (a, b) = (a as i64, b as i64);
                 let win = (1.0 - g) * value(&pre, a - 1, b) + g * value(&pre, a - 2, b);
                 let lose = (1.0 - g) * value(&pre, a, b - 1) + g * value(&pre, a, b - 2);

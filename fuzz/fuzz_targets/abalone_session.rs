@@ -4,23 +4,16 @@
 //! tiny budget; `quit` is left out so that the whole input is read.
 #![no_main]
 
-use std::io::Cursor;
-
 use hamle::abalone::engine::{AbaloneEngine, Settings};
 use hamle::abalone::Position;
-use hamle::protocol::serve;
 use libfuzzer_sys::fuzz_target;
+
+mod common;
 
 fuzz_target!(|data: &[u8]| {
     let Some((mode, rest)) = data.split_first() else {
         return;
     };
-    let text = String::from_utf8_lossy(rest);
-    let input: String = text
-        .split('\n')
-        .filter(|line| !line.contains("quit"))
-        .map(|line| format!("{line}\n"))
-        .collect();
     let settings = Settings {
         nodes: 64,
         table_bits: 10,
@@ -28,15 +21,8 @@ fuzz_target!(|data: &[u8]| {
         ..Settings::default()
     };
     let mut engine = AbaloneEngine::new(settings);
-    let mut output = Vec::new();
-    if serve(&mut engine, Cursor::new(input.into_bytes()), &mut output).is_err() {
+    if !common::serve_checked(&mut engine, rest, &[]) {
         return;
-    }
-    let output = String::from_utf8(output).expect("responses are UTF-8");
-    for response in output.split_terminator("\n\n") {
-        let first = response.trim_start_matches('\n');
-        assert!(first.starts_with('=') || first.starts_with('?'), "bad response {response:?}");
-        assert!(!first.contains("internal error"), "{response}");
     }
     let position = engine.game().position();
     let reparsed: Position = position.to_string().parse().expect("a valid position");

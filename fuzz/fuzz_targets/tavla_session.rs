@@ -10,26 +10,12 @@ use hamle::tavla::engine::{Settings, TavlaEngine};
 use hamle::tavla::{Board, Side};
 use libfuzzer_sys::fuzz_target;
 
+mod common;
+
 fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    let input: String = text
-        .split('\n')
-        .filter(|line| !line.contains("quit") && !line.contains("save_mat"))
-        .map(|line| format!("{line}\n"))
-        .collect();
     let mut engine = TavlaEngine::new(Settings::default());
-    let mut output = Vec::new();
-    if serve(&mut engine, Cursor::new(input.into_bytes()), &mut output).is_err() {
+    if !common::serve_checked(&mut engine, data, &["save_mat"]) {
         return;
-    }
-    let output = String::from_utf8(output).expect("responses are UTF-8");
-    for response in output.split_terminator("\n\n") {
-        let first = response.trim_start_matches('\n');
-        assert!(
-            first.starts_with('=') || first.starts_with('?'),
-            "bad response {response:?}"
-        );
-        assert!(!first.contains("internal error"), "{response}");
     }
     let board = *engine.game().board();
     assert_eq!(Board::from_rows(*board.rows()), Ok(board));

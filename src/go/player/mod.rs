@@ -567,9 +567,9 @@ fn summarize(trees: &[Tree], moves: &[Option<Point>], me: Color) -> Summary {
             for t in trees {
                 let n = &t.root_children()[i];
                 visits += u64::from(n.visits);
-                wins += f64::from(n.wins);
+                wins += n.wins();
                 amaf_visits += u64::from(n.amaf_visits);
-                amaf_wins += f64::from(n.amaf_wins);
+                amaf_wins += n.amaf_wins();
             }
             // The line from the tree that looked at this move the most.
             let principal_variation = trees

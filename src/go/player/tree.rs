@@ -70,11 +70,12 @@ pub(crate) const ROOT_PASS_VISITS: u32 = 16;
 /// apply.
 const LINE_PRIOR_MIN_SIZE: usize = 9;
 
-/// Whose win a reward is: 1 for a Black win, 0 for a White win, 0.5 for a draw.
-fn reward_for(color: Color, black_reward: f32) -> f32 {
+/// Whose win a reward is, in half points: 2 for a Black win, 0 for a White win, 1 for
+/// a draw.
+fn half_reward_for(color: Color, black_half_reward: u32) -> u32 {
     match color {
-        Color::Black => black_reward,
-        Color::White => 1.0 - black_reward,
+        Color::Black => black_half_reward,
+        Color::White => 2 - black_half_reward,
     }
 }
 
@@ -86,10 +87,12 @@ pub(crate) struct Node {
     /// Index of the first child; meaningful only when `num_children > 0`.
     pub(crate) first_child: u32,
     pub(crate) visits: u32,
-    /// Sum of rewards for the player who made `mv`.
-    pub(crate) wins: f32,
+    /// Sum of rewards for the player who made `mv`, in half points (a draw is worth
+    /// 1, a win 2). Integers because an `f32` sum stops growing at 2^24: a long ponder
+    /// or a kept tree reaches that at the root, and the win rate would then drift down.
+    pub(crate) half_wins: u32,
     pub(crate) amaf_visits: u32,
-    pub(crate) amaf_wins: f32,
+    pub(crate) amaf_half_wins: u32,
     /// Mean final area margin for Black (komi included) over the node's visits. Kept as
     /// a running mean: a sum in `f32` would stop counting single points after a few
     /// hundred thousand visits.
@@ -105,13 +108,30 @@ impl Node {
             num_children: 0,
             first_child: 0,
             visits: 0,
-            wins: 0.0,
+            half_wins: 0,
             amaf_visits: 0,
-            amaf_wins: 0.0,
+            amaf_half_wins: 0,
             score: 0.0,
             prior_visits,
             prior_wins,
         }
+    }
+
+    /// Sum of rewards for the player who made `mv`.
+    pub(crate) fn wins(&self) -> f64 {
+        f64::from(self.half_wins) / 2.0
+    }
+
+    pub(crate) fn amaf_wins(&self) -> f64 {
+        f64::from(self.amaf_half_wins) / 2.0
+    }
+
+    /// Counts one simulation through the node: `half_reward` for the player who made
+    /// `mv`, `black_margin` for the running mean score.
+    fn add_visit(&mut self, half_reward: u32, black_margin: f32) {
+        self.visits += 1;
+        self.score += (black_margin - self.score) / self.visits as f32;
+        self.half_wins += half_reward;
     }
 
     /// The prior's win rate: how much the heuristics like the move.
@@ -319,14 +339,14 @@ impl<'a> Tree<'a> {
         let margin = self.scorer.area_margin(&self.board) as f32 - ctx.komi;
         self.scorer
             .add_ownership(&self.board, ctx.points, &mut self.ownership);
-        let black_reward = if margin > 0.0 {
-            1.0
+        let black_half_reward = if margin > 0.0 {
+            2
         } else if margin < 0.0 {
-            0.0
+            0
         } else {
-            0.5
+            1
         };
-        self.backup(black_reward, margin);
+        self.backup(black_half_reward, margin);
         self.playouts += 1;
     }
 
@@ -373,23 +393,24 @@ impl<'a> Tree<'a> {
 
     /// Updates the real statistics along the path and the AMAF statistics of the
     /// siblings whose move the side to move played first later in the simulation.
-    fn backup(&mut self, black_reward: f32, black_margin: f32) {
+    fn backup(&mut self, black_half_reward: u32, black_margin: f32) {
         let mut color = self.ctx.to_move;
         for d in 0..self.path.len() {
             let n = self.path[d] as usize;
             let node = &mut self.nodes[n];
-            node.visits += 1;
-            node.score += (black_margin - node.score) / node.visits as f32;
             // The node's move was made by the opponent of the side to move there.
-            node.wins += reward_for(color.opponent(), black_reward);
-            let reward = reward_for(color, black_reward);
+            node.add_visit(
+                half_reward_for(color.opponent(), black_half_reward),
+                black_margin,
+            );
+            let reward = half_reward_for(color, black_half_reward);
             for c in node.children() {
                 let child = &mut self.nodes[c];
                 if let Some(p) = child.mv
                     && self.amaf.played_first(p, color, d as u32)
                 {
                     child.amaf_visits += 1;
-                    child.amaf_wins += reward;
+                    child.amaf_half_wins += reward;
                 }
             }
             color = color.opponent();
@@ -416,14 +437,14 @@ impl<'a> Tree<'a> {
             let child = &self.nodes[c];
             let n = child.visits as f32 + child.prior_visits;
             let q = if n > 0.0 {
-                (child.wins + child.prior_wins) / n
+                (child.half_wins as f32 * 0.5 + child.prior_wins) / n
             } else {
                 0.5
             };
             let value = if child.amaf_visits > 0 {
                 let an = child.amaf_visits as f32;
                 let beta = an / (an + n + n * an / params.rave_equivalence);
-                (1.0 - beta) * q + beta * (child.amaf_wins / an)
+                (1.0 - beta) * q + beta * (child.amaf_half_wins as f32 * 0.5 / an)
             } else {
                 q
             };
@@ -651,4 +672,23 @@ fn stones_nearby(board: &Board, col: usize, row: usize) -> bool {
                 .is_some()
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn win_sums_keep_counting_past_f32_precision() {
+        // 2^25 visits, all wins: an f32 sum there no longer changes when 1 is added.
+        let mut node = Node::new(None, 0.0, 0.0);
+        node.visits = 1 << 25;
+        node.half_wins = 2 << 25;
+        node.add_visit(2, 0.0);
+        node.add_visit(1, 0.0);
+        assert_eq!(node.visits, (1 << 25) + 2);
+        assert_eq!(node.wins(), f64::from(1u32 << 25) + 1.5);
+        assert_eq!(half_reward_for(Color::White, 2), 0);
+        assert_eq!(half_reward_for(Color::Black, 1), 1);
+    }
 }

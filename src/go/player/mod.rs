@@ -772,6 +772,7 @@ pub fn ownership(
             color: to_move,
             passes: 0,
             last: None,
+            before_last: None,
             ply: 0,
         };
         playout.run(&mut scratch, turn, cap, &mut amaf);

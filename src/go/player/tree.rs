@@ -43,6 +43,12 @@ pub(crate) struct Params {
     /// Playout policy: chances out of 256 of trying tactics and shapes first.
     pub(crate) tactics_chance: u32,
     pub(crate) pattern_chance: u32,
+    /// Last good reply with forgetting in the playouts: 0 off, 1 LGRF-1, 2 LGRF-2
+    /// then LGRF-1. Off: at 5000 playouts on 9×9 against the same engine without it,
+    /// LGRF-1 won 50 games of 100 and LGRF-2 27 of 58, and both cost playout speed
+    /// (tables scattered in memory, more contact moves); they may pay off with more
+    /// playouts or on larger boards, where the literature found them strongest.
+    pub(crate) last_good_reply: u8,
     /// Playouts stop when one side leads by the board's area divided by this many
     /// stones (0: never).
     pub(crate) mercy_fraction: usize,
@@ -58,6 +64,7 @@ impl Default for Params {
             prior_bonus: 10.0,
             tactics_chance: 230,
             pattern_chance: 240,
+            last_good_reply: 0,
             mercy_fraction: 3,
         }
     }
@@ -302,6 +309,7 @@ impl<'a> Tree<'a> {
         let mut color = ctx.to_move;
         let mut passes = u32::from(ctx.opponent_passed);
         let mut last = None;
+        let mut before_last = None;
         let mut node = 0;
         let mut terminal = false;
         loop {
@@ -314,6 +322,7 @@ impl<'a> Tree<'a> {
             let child = self.select(node);
             let mv = self.step(child, color);
             passes = if mv.is_some() { 0 } else { passes + 1 };
+            before_last = last;
             last = mv;
             color = color.opponent();
             node = child;
@@ -328,6 +337,7 @@ impl<'a> Tree<'a> {
                 color,
                 passes,
                 last,
+                before_last,
                 // The path holds the root and one node a move: at most a few hundred.
                 ply: (self.path.len() - 1) as u32,
             };
@@ -346,6 +356,16 @@ impl<'a> Tree<'a> {
         } else {
             1
         };
+        if let Some(replies) = &mut self.playout.replies
+            && margin != 0.0
+        {
+            let winner = if margin > 0.0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            replies.learn(self.amaf.moves(), winner);
+        }
         self.backup(black_half_reward, margin);
         self.playouts += 1;
     }

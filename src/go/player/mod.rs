@@ -15,7 +15,8 @@
 //!
 //! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
 //!   visits (`Params::expand_after`), each child starting with virtual
-//!   visits from heuristics (captures, escapes, self-atari, lines on an open board).
+//!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, lines on an
+//!   open board).
 //!   Children are chosen by their mean blended with the AMAF (RAVE) mean.
 //! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
 //!   shapes (`patterns.rs`), else play a random move that is legal, not in an own eye

@@ -861,6 +861,7 @@ fn params_from(spec: &str) -> Params {
             "pattern" => p.pattern_chance = f as u32,
             "mercy" => p.mercy_fraction = f as usize,
             "lgr" => p.last_good_reply = f as u8,
+            "pprior" => p.pattern_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }

@@ -20,6 +20,7 @@ use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
 use super::ladder::{runs_into_ladder, starts_working_ladder};
+use super::patterns;
 use super::playout::{Amaf, Playout, Scorer, Turn, is_bad_self_atari, saves_atari};
 
 /// The search's tuning knobs. Fixed in play ([`Params::default`]); a separate value
@@ -49,6 +50,10 @@ pub(crate) struct Params {
     /// (tables scattered in memory, more contact moves); they may pay off with more
     /// playouts or on larger boards, where the literature found them strongest.
     pub(crate) last_good_reply: u8,
+    /// Virtual wins a move gets when one of the playouts' 3×3 shape patterns (hane,
+    /// cuts, edge blocks) matches around it: the playouts answer with these shapes, and
+    /// the tree should try them early too instead of waiting for RAVE to find them.
+    pub(crate) pattern_prior: f32,
     /// Playouts stop when one side leads by the board's area divided by this many
     /// stones (0: never).
     pub(crate) mercy_fraction: usize,
@@ -65,6 +70,7 @@ impl Default for Params {
             tactics_chance: 230,
             pattern_chance: 240,
             last_good_reply: 0,
+            pattern_prior: 5.0,
             mercy_fraction: 3,
         }
     }
@@ -658,6 +664,10 @@ pub(crate) fn move_prior(
     if is_bad_self_atari(board, color, p) {
         visits += bonus;
     }
+    if params.pattern_prior > 0.0 && patterns::matches(patterns::code(board, p)) {
+        visits += params.pattern_prior;
+        wins += params.pattern_prior;
+    }
     if let Some(last) = last
         && board.neighbors(last).contains(&p)
     {
@@ -697,6 +707,27 @@ fn stones_nearby(board: &Board, col: usize, row: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shape_patterns_raise_a_move_s_prior() {
+        // Black D4, White D5: E5 is a hane (a pattern), G7 far from everything is not.
+        let mut board = Board::new(9).expect("9x9");
+        let at = |board: &Board, s: &str| board.point(s.parse().expect("test vertex"));
+        board.set(at(&board, "D4"), Some(Color::Black));
+        board.set(at(&board, "D5"), Some(Color::White));
+        let with = Params::default();
+        assert!(with.pattern_prior > 0.0);
+        let without = Params {
+            pattern_prior: 0.0,
+            ..with
+        };
+        let prior = |params: &Params, s: &str| {
+            let (visits, wins) = move_prior(params, &board, Color::Black, at(&board, s), None);
+            wins / visits
+        };
+        assert!(prior(&with, "E5") > prior(&without, "E5"));
+        assert_eq!(prior(&with, "G7"), prior(&without, "G7"));
+    }
 
     #[test]
     fn win_sums_keep_counting_past_f32_precision() {

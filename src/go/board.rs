@@ -30,6 +30,10 @@ pub const MIN_BOARD_SIZE: usize = 2;
 pub struct Point(u16);
 
 impl Point {
+    /// A cell of the padding (the top-left corner), never a move: a "no point" marker
+    /// for compact tables of points.
+    pub const NONE: Point = Point(0);
+
     /// The index into the padded grid, for tables the caller keeps per point.
     pub fn index(self) -> usize {
         usize::from(self.0)

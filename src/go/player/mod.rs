@@ -15,7 +15,8 @@
 //!
 //! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
 //!   visits (`Params::expand_after`), each child starting with virtual
-//!   visits from heuristics (captures, escapes, self-atari, lines on an open board).
+//!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, lines on an
+//!   open board).
 //!   Children are chosen by their mean blended with the AMAF (RAVE) mean.
 //! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
 //!   shapes (`patterns.rs`), else play a random move that is legal, not in an own eye
@@ -567,9 +568,9 @@ fn summarize(trees: &[Tree], moves: &[Option<Point>], me: Color) -> Summary {
             for t in trees {
                 let n = &t.root_children()[i];
                 visits += u64::from(n.visits);
-                wins += f64::from(n.wins);
+                wins += n.wins();
                 amaf_visits += u64::from(n.amaf_visits);
-                amaf_wins += f64::from(n.amaf_wins);
+                amaf_wins += n.amaf_wins();
             }
             // The line from the tree that looked at this move the most.
             let principal_variation = trees
@@ -772,6 +773,7 @@ pub fn ownership(
             color: to_move,
             passes: 0,
             last: None,
+            before_last: None,
             ply: 0,
         };
         playout.run(&mut scratch, turn, cap, &mut amaf);

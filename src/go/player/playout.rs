@@ -50,12 +50,15 @@ impl FastRng {
     }
 }
 
-/// The first time each point was played in the current simulation, for AMAF.
+/// The first time each point was played in the current simulation, for AMAF, and the
+/// simulation's moves in order, for the reply tables.
 pub(crate) struct Amaf {
     stamp: Vec<u32>,
     color: Vec<Color>,
     ply: Vec<u32>,
     current: u32,
+    /// (move, mover, ply): passes are left out, so a gap in the plies marks one.
+    moves: Vec<(Point, Color, u32)>,
 }
 
 impl Amaf {
@@ -65,11 +68,13 @@ impl Amaf {
             color: vec![Color::Black; MAX_POINTS],
             ply: vec![0; MAX_POINTS],
             current: 0,
+            moves: Vec::with_capacity(4 * MAX_POINTS),
         }
     }
 
     /// Forgets the previous simulation (in O(1): entries of older stamps are ignored).
     pub(crate) fn start(&mut self) {
+        self.moves.clear();
         self.current = self.current.wrapping_add(1);
         if self.current == 0 {
             self.stamp.fill(0);
@@ -78,6 +83,7 @@ impl Amaf {
     }
 
     pub(crate) fn record(&mut self, p: Point, color: Color, ply: u32) {
+        self.moves.push((p, color, ply));
         let i = p.index();
         if self.stamp[i] != self.current {
             self.stamp[i] = self.current;
@@ -86,10 +92,99 @@ impl Amaf {
         }
     }
 
+    /// The simulation's moves so far: (move, mover, ply), passes left out.
+    pub(crate) fn moves(&self) -> &[(Point, Color, u32)] {
+        &self.moves
+    }
+
     /// True if `color` was the first to play at `p`, at ply `from` or later.
     pub(crate) fn played_first(&self, p: Point, color: Color, from: u32) -> bool {
         let i = p.index();
         self.stamp[i] == self.current && self.color[i] == color && self.ply[i] >= from
+    }
+}
+
+/// Last good reply with forgetting (Baier and Drake, "The Power of Forgetting: Improving
+/// the Last-Good-Reply Policy in Monte Carlo Go", 2010): for each colour and each
+/// previous move (LGRF-1), or pair of previous moves (LGRF-2), the reply that colour
+/// made in the last simulation it won; a lost simulation forgets the replies it made.
+/// The fixed policy answers a local fight the same way in every playout, right or
+/// wrong; the tables let the playouts pick up what the simulations found to work, and
+/// forgetting drops a reply as soon as the opponent has found its refutation.
+pub(crate) struct Replies {
+    /// Per colour and previous move's index; `Point::default()` (a corner of the
+    /// padding, never a move) when there is none.
+    one: Vec<Point>,
+    /// Per colour, move before the previous one and previous move; empty when LGRF-2
+    /// is off.
+    two: Vec<Point>,
+}
+
+/// What a reply table holds where it has no reply.
+const NO_REPLY: Point = Point::NONE;
+
+impl Replies {
+    pub(crate) fn new(two: bool) -> Replies {
+        Replies {
+            one: vec![NO_REPLY; 2 * MAX_POINTS],
+            two: if two {
+                vec![NO_REPLY; 2 * MAX_POINTS * MAX_POINTS]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn slot_one(color: Color, prev: Point) -> usize {
+        color.index() * MAX_POINTS + prev.index()
+    }
+
+    fn slot_two(color: Color, prev2: Point, prev: Point) -> usize {
+        (color.index() * MAX_POINTS + prev2.index()) * MAX_POINTS + prev.index()
+    }
+
+    /// The stored replies of `color` to `prev` after `prev2`: LGRF-2's, then LGRF-1's.
+    pub(crate) fn get(
+        &self,
+        color: Color,
+        prev2: Option<Point>,
+        prev: Point,
+    ) -> [Option<Point>; 2] {
+        let found = |p: Point| (p != NO_REPLY).then_some(p);
+        let two = match prev2 {
+            Some(prev2) if !self.two.is_empty() => {
+                found(self.two[Self::slot_two(color, prev2, prev)])
+            }
+            _ => None,
+        };
+        [two, found(self.one[Self::slot_one(color, prev)])]
+    }
+
+    /// Learns from a finished simulation's `moves` (as [`Amaf::moves`] lists them):
+    /// `winner`'s replies are stored, the loser's forgotten where they are the stored
+    /// ones. Replies to a pass, and to a move after a pass for LGRF-2, are not kept.
+    pub(crate) fn learn(&mut self, moves: &[(Point, Color, u32)], winner: Color) {
+        for (i, &(mv, color, ply)) in moves.iter().enumerate().skip(1) {
+            let (prev, _, prev_ply) = moves[i - 1];
+            if prev_ply + 1 != ply {
+                continue;
+            }
+            let mut slots = [Some(Self::slot_one(color, prev)), None];
+            if !self.two.is_empty()
+                && let Some(&(prev2, _, prev2_ply)) = i.checked_sub(2).map(|j| &moves[j])
+                && prev2_ply + 2 == ply
+            {
+                slots[1] = Some(Self::slot_two(color, prev2, prev));
+            }
+            for (table, slot) in [&mut self.one, &mut self.two].into_iter().zip(slots) {
+                let Some(slot) = slot else { continue };
+                if color == winner {
+                    table[slot] = mv;
+                } else if table[slot] == mv {
+                    table[slot] = NO_REPLY;
+                }
+            }
+        }
     }
 }
 
@@ -254,6 +349,8 @@ pub(crate) struct Turn {
     pub(crate) passes: u32,
     /// The previous move (`None` after a pass or at the start).
     pub(crate) last: Option<Point>,
+    /// The move before it (`None` if that was a pass or there was none).
+    pub(crate) before_last: Option<Point>,
     /// The simulation ply of the first move, for AMAF.
     pub(crate) ply: u32,
 }
@@ -268,6 +365,9 @@ pub(crate) struct Playout {
     tactics_chance: u32,
     /// Probability (out of 256) of looking for a shape reply around the last move.
     pattern_chance: u32,
+    /// Last good replies, learnt from the simulations (see [`Replies`]); `None` when
+    /// the policy does not use them.
+    pub(crate) replies: Option<Replies>,
     /// Mercy rule: stop once one side has this many more stones than the other (0:
     /// never). The rest of such a playout cannot change its winner, only its cost.
     pub(crate) mercy: u32,
@@ -288,6 +388,7 @@ impl Playout {
             suicide_allowed,
             tactics_chance: params.tactics_chance,
             pattern_chance: params.pattern_chance,
+            replies: (params.last_good_reply > 0).then(|| Replies::new(params.last_good_reply > 1)),
             mercy: 0,
         }
     }
@@ -305,23 +406,25 @@ impl Playout {
             mut color,
             mut passes,
             mut last,
+            mut before_last,
             mut ply,
         } = turn;
         let mut moves = 0;
         while passes < 2 && moves < max_moves {
-            match self.choose(board, color, last) {
+            let mv = self.choose(board, color, before_last, last);
+            match mv {
                 Some(p) => {
                     board.play(color, p);
                     amaf.record(p, color, ply);
                     passes = 0;
-                    last = Some(p);
                 }
                 None => {
                     board.pass();
                     passes += 1;
-                    last = None;
                 }
             }
+            before_last = last;
+            last = mv;
             color = color.opponent();
             ply += 1;
             moves += 1;
@@ -337,6 +440,7 @@ impl Playout {
         &mut self,
         board: &Board,
         color: Color,
+        before_last: Option<Point>,
         last: Option<Point>,
     ) -> Option<Point> {
         if let Some(last) = last
@@ -344,6 +448,15 @@ impl Playout {
             && let Some(p) = self.tactical(board, color, last)
         {
             return Some(p);
+        }
+        if let Some(last) = last
+            && let Some(replies) = &self.replies
+        {
+            for p in replies.get(color, before_last, last).into_iter().flatten() {
+                if board.is_empty_point(p) && self.acceptable(board, color, p) {
+                    return Some(p);
+                }
+            }
         }
         if let Some(last) = last
             && self.rng.chance(self.pattern_chance)
@@ -523,6 +636,99 @@ mod tests {
     }
 
     #[test]
+    fn replies_keep_the_winner_s_and_forget_the_loser_s() {
+        let board = Board::new(9).expect("9x9");
+        let [a, b, c, d, e] = ["C3", "D4", "E5", "F6", "G7"].map(|v| pt(&board, v));
+        let (black, white) = (Color::Black, Color::White);
+        let mut replies = Replies::new(true);
+        // B a, W b, B c, (W passes), B d, W e.
+        let moves = [
+            (a, black, 0),
+            (b, white, 1),
+            (c, black, 2),
+            (d, black, 4),
+            (e, white, 5),
+        ];
+        replies.learn(&moves, black);
+        assert_eq!(replies.get(black, Some(a), b), [Some(c), Some(c)]);
+        assert_eq!(replies.get(black, None, b), [None, Some(c)]);
+        // The loser's replies are not stored, and nothing answers across a pass.
+        assert_eq!(replies.get(white, None, a), [None, None]);
+        assert_eq!(replies.get(white, None, d), [None, None]);
+        assert_eq!(replies.get(black, None, c), [None, None]);
+        // White wins one with the same moves: Black's replies are forgotten, White's
+        // kept.
+        replies.learn(&moves, white);
+        assert_eq!(replies.get(black, Some(a), b), [None, None]);
+        assert_eq!(replies.get(white, None, a), [None, Some(b)]);
+        assert_eq!(replies.get(white, None, d), [None, Some(e)]);
+        // Losing with another reply leaves a stored one alone.
+        replies.learn(&[(a, black, 0), (c, white, 1)], black);
+        assert_eq!(replies.get(white, None, a), [None, Some(b)]);
+        // Without LGRF-2 only the single-move table answers.
+        let mut one = Replies::new(false);
+        one.learn(&moves, black);
+        assert_eq!(one.get(black, Some(a), b), [None, Some(c)]);
+    }
+
+    #[test]
+    fn the_policy_plays_a_stored_reply_when_it_is_acceptable() {
+        let params = Params {
+            last_good_reply: 1,
+            tactics_chance: 0,
+            pattern_chance: 0,
+            ..Params::default()
+        };
+        let mut board = Board::new(9).expect("9x9");
+        let last = pt(&board, "E5");
+        board.play(Color::Black, last);
+        let reply = pt(&board, "B8");
+        let mut playout = Playout::new(3, false, &params);
+        if let Some(replies) = &mut playout.replies {
+            replies.learn(
+                &[(last, Color::Black, 0), (reply, Color::White, 1)],
+                Color::White,
+            );
+        }
+        for _ in 0..20 {
+            assert_eq!(
+                playout.choose(&board, Color::White, None, Some(last)),
+                Some(reply)
+            );
+        }
+        // Once the point is taken the reply is passed over for the usual policy.
+        board.play(Color::White, reply);
+        board.play(Color::Black, pt(&board, "C3"));
+        let mut other = 0;
+        for _ in 0..20 {
+            let p = playout.choose(&board, Color::White, None, Some(last));
+            assert!(p.is_some_and(|p| board.is_empty_point(p)));
+            other += usize::from(p != Some(reply));
+        }
+        assert_eq!(other, 20);
+        // A reply that would be a self-atari of two stones is not played either.
+        let mut board = Board::new(9).expect("9x9");
+        board.set(pt(&board, "B1"), Some(Color::White));
+        board.set(pt(&board, "A2"), Some(Color::Black));
+        board.set(pt(&board, "C1"), Some(Color::Black));
+        let last = pt(&board, "C1");
+        let corner = pt(&board, "A1");
+        let mut playout = Playout::new(3, false, &params);
+        if let Some(replies) = &mut playout.replies {
+            replies.learn(
+                &[(last, Color::Black, 0), (corner, Color::White, 1)],
+                Color::White,
+            );
+        }
+        for _ in 0..20 {
+            assert_ne!(
+                playout.choose(&board, Color::White, None, Some(last)),
+                Some(corner)
+            );
+        }
+    }
+
+    #[test]
     fn playouts_end_legally_and_count_like_the_scorer() {
         let params = Params::default();
         let mut playout = Playout::new(9, false, &params);
@@ -538,6 +744,7 @@ mod tests {
                     color: Color::Black,
                     passes: 0,
                     last: None,
+                    before_last: None,
                     ply: 0,
                 };
                 let moves = playout.run(&mut board, turn, cap, &mut amaf);

@@ -860,6 +860,8 @@ fn params_from(spec: &str) -> Params {
             "tactics" => p.tactics_chance = f as u32,
             "pattern" => p.pattern_chance = f as u32,
             "mercy" => p.mercy_fraction = f as usize,
+            "lgr" => p.last_good_reply = f as u8,
+            "pprior" => p.pattern_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }

@@ -309,11 +309,15 @@ impl AbaloneEngine {
                         self.selected_text()
                     )));
                 }
-                let clicks = clicks_for(self.game.position(), mv, &[]).unwrap_or_default();
+                // Under GoGui the move is remembered as its clicks, for a click-wise undo.
+                let clicks = self
+                    .settings
+                    .gogui
+                    .then(|| clicks_for(self.game.position(), mv, &[]).unwrap_or_default());
                 self.game
                     .play(color, mv)
                     .map_err(|reason| illegal(&reason))?;
-                if self.settings.gogui {
+                if let Some(clicks) = clicks {
                     self.move_clicks.push(clicks);
                 }
                 Ok(String::new())

@@ -18,7 +18,6 @@ use rand_chacha::ChaCha8Rng;
 use crate::go::board::{Board, MAX_POINTS, Point};
 use crate::go::color::Color;
 
-use super::ladder::runs_into_ladder;
 use super::patterns;
 use super::tree::Params;
 
@@ -366,8 +365,6 @@ pub(crate) struct Playout {
     tactics_chance: u32,
     /// Probability (out of 256) of looking for a shape reply around the last move.
     pattern_chance: u32,
-    /// See [`Params::playout_ladder_plies`].
-    ladder_plies: u32,
     /// Last good replies, learnt from the simulations (see [`Replies`]); `None` when
     /// the policy does not use them.
     pub(crate) replies: Option<Replies>,
@@ -391,7 +388,6 @@ impl Playout {
             suicide_allowed,
             tactics_chance: params.tactics_chance,
             pattern_chance: params.pattern_chance,
-            ladder_plies: params.playout_ladder_plies,
             replies: (params.last_good_reply > 0).then(|| Replies::new(params.last_good_reply > 1)),
             mercy: 0,
         }
@@ -567,8 +563,7 @@ impl Playout {
     }
 
     /// Candidate moves saving the `color` chain through `q`, which is in atari: capture
-    /// a neighbouring enemy chain in atari, or extend at the liberty if that gains and
-    /// does not run into a working ladder.
+    /// a neighbouring enemy chain in atari, or extend at the liberty if that gains.
     fn escapes(&mut self, board: &Board, color: Color, q: Point) {
         let opponent = color.opponent();
         for s in board.chain_stones(q) {
@@ -583,7 +578,6 @@ impl Playout {
         }
         if let Some(l) = board.find_liberty(q)
             && short_of_liberties(board, color, l).is_none()
-            && (self.ladder_plies == 0 || !runs_into_ladder(board, color, l, self.ladder_plies))
         {
             self.candidates.push(l);
         }
@@ -639,39 +633,6 @@ mod tests {
         board.set(pt(&board, "B2"), Some(Color::White));
         assert!(saves_atari(&board, Color::Black, pt(&board, "C1")));
         assert!(!saves_atari(&board, Color::Black, pt(&board, "D1")));
-    }
-
-    /// A policy that always tries tactics first, with the given ladder depth.
-    fn tactician(ladder_plies: u32) -> Playout {
-        let params = Params {
-            tactics_chance: 256,
-            playout_ladder_plies: ladder_plies,
-            ..Params::default()
-        };
-        Playout::new(5, false, &params)
-    }
-
-    #[test]
-    fn playouts_do_not_run_from_a_working_ladder() {
-        // White E5 in atari at F5 after Black E4; running to F5 leaves two liberties
-        // and Black chases it up to the edge.
-        let mut board = Board::new(9).expect("9x9");
-        for v in ["E6", "D5", "F4", "E4"] {
-            board.play(Color::Black, pt(&board, v));
-        }
-        board.play(Color::White, pt(&board, "E5"));
-        let last = pt(&board, "E4");
-        let run = pt(&board, "F5");
-        assert_eq!(tactician(0).tactical(&board, Color::White, last), Some(run));
-        assert_eq!(tactician(40).tactical(&board, Color::White, last), None);
-        // Too shallow a reading sees no capture and runs.
-        assert_eq!(tactician(2).tactical(&board, Color::White, last), Some(run));
-        // A White stone on the ladder's path breaks it: running is right again.
-        board.play(Color::White, pt(&board, "H8"));
-        assert_eq!(
-            tactician(40).tactical(&board, Color::White, last),
-            Some(run)
-        );
     }
 
     #[test]

@@ -862,7 +862,6 @@ fn params_from(spec: &str) -> Params {
             "mercy" => p.mercy_fraction = f as usize,
             "lgr" => p.last_good_reply = f as u8,
             "pprior" => p.pattern_prior = f,
-            "pladder" => p.playout_ladder_plies = f as u32,
             _ => panic!("unknown param {k}"),
         }
     }

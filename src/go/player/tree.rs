@@ -19,7 +19,7 @@ use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
-use super::ladder::{TREE_PLIES, runs_into_ladder, starts_working_ladder};
+use super::ladder::{runs_into_ladder, starts_working_ladder};
 use super::patterns;
 use super::playout::{Amaf, Playout, Scorer, Turn, is_bad_self_atari, saves_atari};
 
@@ -54,11 +54,6 @@ pub(crate) struct Params {
     /// cuts, edge blocks) matches around it: the playouts answer with these shapes, and
     /// the tree should try them early too instead of waiting for RAVE to find them.
     pub(crate) pattern_prior: f32,
-    /// Playouts do not extend a chain out of atari when a ladder read to this many plies
-    /// still captures it (0: they do not read ladders). Running from a ladder only adds
-    /// stones to the capture, and playouts that run always misjudge every fight with a
-    /// ladder in it: the prey escapes, because the playouts never chase it.
-    pub(crate) playout_ladder_plies: u32,
     /// Playouts stop when one side leads by the board's area divided by this many
     /// stones (0: never).
     pub(crate) mercy_fraction: usize,
@@ -76,7 +71,6 @@ impl Default for Params {
             pattern_chance: 240,
             last_good_reply: 0,
             pattern_prior: 5.0,
-            playout_ladder_plies: 40,
             mercy_fraction: 3,
         }
     }
@@ -660,7 +654,7 @@ pub(crate) fn move_prior(
     if saves_atari(board, color, p) {
         visits += bonus;
         // Running from atari into a working ladder only feeds the opponent stones.
-        if !runs_into_ladder(board, color, p, TREE_PLIES) {
+        if !runs_into_ladder(board, color, p) {
             wins += bonus;
         }
     } else if starts_working_ladder(board, color, p) {

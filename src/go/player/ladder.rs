@@ -3,6 +3,10 @@
 //! Playouts cannot see a ladder (they do not chase a chain to the edge move by move), so
 //! the tree's priors ask this reader instead: running from a working ladder only feeds the
 //! opponent, and an atari that starts a working ladder captures.
+//!
+//! The playouts do not ask it: an escape step that left out runs into working ladders
+//! (read to 40 plies) won 49 of 100 games at 5000 playouts on 9×9 against the same
+//! engine without it, and cost 15% of the playouts a second (a board copy per ply).
 
 use crate::go::Color;
 use crate::go::board::{Board, Point};

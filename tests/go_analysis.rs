@@ -235,3 +235,48 @@ fn live_gfx_draws_the_best_line_on_stderr_during_genmove() {
         "{stdout}"
     );
 }
+
+#[test]
+fn principal_variation_is_a_playable_line_and_plays_nothing() {
+    let mut engine = Engine::start(&["--playouts", "3000", "--seed", "5"]);
+    engine.send("gogui-analyze_commands");
+    let commands = engine.response();
+    assert!(
+        commands
+            .iter()
+            .any(|c| c.ends_with("varc/Principal Variation/hamle-principal_variation %c")),
+        "{commands:?}"
+    );
+    engine.send("boardsize 9");
+    engine.response();
+    engine.send("play b e5");
+    engine.response();
+    engine.send("showboard");
+    let before = engine.response();
+    // Asked for Black although White is to move: the line starts with Black.
+    engine.send("hamle-principal_variation b");
+    let response = engine.response();
+    let line = response[0].strip_prefix("= ").expect("an answer");
+    let vertex = Regex::new(r"^[A-HJ-T]\d$").expect("regex");
+    let moves: Vec<&str> = line.split(' ').collect();
+    assert!(moves.iter().all(|m| vertex.is_match(m)), "{line}");
+    engine.send("showboard");
+    assert_eq!(engine.response(), before, "the search played something");
+    for (i, mv) in moves.iter().enumerate() {
+        let color = if i % 2 == 0 { "b" } else { "w" };
+        engine.send(&format!("play {color} {mv}"));
+        assert_eq!(engine.response(), vec!["= "], "{line}: {color} {mv}");
+    }
+    for bad in [
+        "hamle-principal_variation x",
+        "hamle-principal_variation b w",
+    ] {
+        engine.send(bad);
+        let response = engine.response();
+        assert!(
+            response[0].starts_with("? syntax error"),
+            "{bad}: {response:?}"
+        );
+    }
+    engine.quit();
+}

@@ -108,6 +108,9 @@ pub enum GoCommand {
     ListStones(Color),
     Captures(Color),
     Ownership,
+    /// `hamle-principal_variation [color]`: search as genmove would, play nothing, answer
+    /// the expected line (GoGui's `varc` analyze type).
+    PrincipalVariation(Option<Color>),
     /// `lz-analyze` and friends: stream analysis until the next command.
     Analyze(AnalyzeRequest),
     /// `lz-genmove_analyze` and friends: stream analysis, then choose and play.
@@ -119,7 +122,7 @@ pub enum GoCommand {
 }
 
 /// The Go commands in `list_commands` order.
-pub const GO_COMMANDS: [&str; 38] = [
+pub const GO_COMMANDS: [&str; 39] = [
     "boardsize",
     "rectangular_boardsize",
     "clear_board",
@@ -150,6 +153,7 @@ pub const GO_COMMANDS: [&str; 38] = [
     "list_stones",
     "captures",
     "hamle-ownership",
+    "hamle-principal_variation",
     "lz-analyze",
     "lz-genmove_analyze",
     "analyze",
@@ -326,6 +330,14 @@ impl GoCommand {
                 }
             }
             "hamle-ownership" => no_args(c, GoCommand::Ownership)?,
+            "hamle-principal_variation" => {
+                c.expect_args_between(0, 1, "[color]")?;
+                let color = match c.args.first() {
+                    Some(_) => Some(parse_color(c, 0)?),
+                    None => None,
+                };
+                GoCommand::PrincipalVariation(color)
+            }
             "hamle-live_gfx" => GoCommand::LiveGfx(parse_switch(c)?),
             "hamle-ponder" => GoCommand::Ponder(parse_switch(c)?),
             "lz-analyze" | "analyze" => {
@@ -684,6 +696,13 @@ impl GoEngine {
             }
             GoCommand::Captures(color) => Ok(self.game.prisoners(color).to_string()),
             GoCommand::Ownership => Ok(self.ownership_board()),
+            GoCommand::PrincipalVariation(color) => {
+                let before = self.game.to_move();
+                let color = color.unwrap_or(before);
+                let result = self.generate(color, session, Generate::Variation, None);
+                self.game.set_to_move(before);
+                result
+            }
         }
     }
 
@@ -819,7 +838,10 @@ impl GoEngine {
             seed,
             threads: self.settings.threads,
             stop: &stop,
-            resign: if matches!(kind, Generate::Cleanup | Generate::Analyze) {
+            resign: if matches!(
+                kind,
+                Generate::Cleanup | Generate::Analyze | Generate::Variation
+            ) {
                 ResignPolicy::never()
             } else {
                 ResignPolicy::default()
@@ -857,6 +879,18 @@ impl GoEngine {
         self.reused = result.reused;
         if kind == Generate::Analyze {
             return Ok(String::new());
+        }
+        if kind == Generate::Variation {
+            let board = self.game.board();
+            return Ok(match result.decision {
+                Decision::Play(_) => result
+                    .principal_variation
+                    .iter()
+                    .map(|&p| board.vertex(p).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Decision::Pass | Decision::Resign => "pass".into(),
+            });
         }
         let answer = match result.decision {
             Decision::Resign if kind != Generate::Cleanup => return Ok("resign".into()),
@@ -1007,6 +1041,8 @@ enum Generate {
     Cleanup,
     /// `lz-analyze` and friends: search until the next command, choose nothing.
     Analyze,
+    /// `hamle-principal_variation`: search as genmove would, answer the expected line.
+    Variation,
 }
 
 /// The parts of a search request that describe `game`'s position with `color` to move;
@@ -1151,6 +1187,7 @@ impl Engine for GoEngine {
             "plist/Legal Moves (Black)/all_legal black".into(),
             "plist/Legal Moves (White)/all_legal white".into(),
             "dboard/Ownership/hamle-ownership".into(),
+            "varc/Principal Variation/hamle-principal_variation %c".into(),
             "none/Live Graphics On/hamle-live_gfx on".into(),
             "none/Live Graphics Off/hamle-live_gfx off".into(),
             "none/Ponder On/hamle-ponder on".into(),

@@ -1,4 +1,5 @@
-//! Input that must reach a running search: GoGui's `# interrupt`, `quit`, and end of input.
+//! Input that must reach a running search (GoGui's `# interrupt`, `stop`) and input that
+//! must not cut it short (`quit`, end of input).
 //! The search budgets here would take hours, and the ponders minutes; each test passes
 //! only if the input stopped them.
 
@@ -84,19 +85,51 @@ fn gogui_interrupt_ends_genmove_with_a_move() {
 }
 
 #[test]
-fn quit_during_genmove_answers_both_and_exits() {
+fn stop_during_genmove_answers_both() {
     let mut child = start();
     let lines = lines_of(&mut child);
     let mut stdin = child.stdin.take().expect("stdin");
     writeln!(stdin, "1 genmove w").expect("write");
     stdin.flush().expect("flush");
     thread::sleep(Duration::from_millis(300));
-    writeln!(stdin, "2 quit").expect("write");
+    writeln!(stdin, "2 stop\n3 quit").expect("write");
     stdin.flush().expect("flush");
     assert!(next_response(&lines).starts_with("=1 "));
     assert_eq!(next_response(&lines), "=2 ");
+    assert_eq!(next_response(&lines), "=3 ");
     let status = child.wait().expect("exit");
     assert!(status.success());
+}
+
+#[test]
+fn a_queued_quit_lets_the_search_run_its_budget() {
+    // A regression script piped in whole ends in `quit`: the search before it must not
+    // depend on when the quit arrived.
+    let output = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--playouts", "500"])
+        .env("HAMLE_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().expect("stdin");
+            writeln!(stdin, "boardsize 9\n1 genmove b\n2 quit\n3 name")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("run hamle");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success());
+    assert!(
+        stdout.contains("\n=1 ") && stdout.ends_with("=2 \n\n"),
+        "{stdout}"
+    );
+    assert!(
+        log.contains("after 500 playouts"),
+        "the search was cut short: {log}"
+    );
 }
 
 #[test]

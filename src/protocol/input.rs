@@ -32,8 +32,8 @@ impl Signals {
         Arc::new(Signals::default())
     }
 
-    /// GoGui's `# interrupt` arrived during the running command, or a `quit`/`stop`
-    /// waits behind it.
+    /// GoGui's `# interrupt` arrived during the running command, or a `stop` waits
+    /// behind it.
     pub fn interrupted(&self) -> bool {
         self.gogui_interrupt.load(Ordering::Acquire)
             || self.pending_stops.load(Ordering::Acquire) > 0
@@ -111,6 +111,8 @@ fn is_interrupt(raw: &str) -> bool {
 }
 
 /// Commands that must reach a running search at once rather than wait their turn.
+/// `quit` is not one: a script piped in whole ends in `quit`, and the searches before it
+/// must run their full budget, or the same seed would give moves that depend on timing.
 fn interrupts_search(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let first = words.next();
@@ -118,7 +120,7 @@ fn interrupts_search(line: &str) -> bool {
         Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => words.next(),
         other => other,
     };
-    matches!(name, Some("quit" | "stop"))
+    name == Some("stop")
 }
 
 /// Reads `reader` on its own thread and sends each command line down a channel.
@@ -285,11 +287,19 @@ mod tests {
     }
 
     #[test]
-    fn quit_raises_the_interrupt_flag() {
+    fn stop_raises_the_interrupt_flag_and_quit_waits_its_turn() {
         let signals = Signals::new();
         let receiver = spawn_reader(std::io::Cursor::new(b"5 quit\n".to_vec()), signals.clone());
         let inputs: Vec<Input> = receiver.iter().collect();
         assert_eq!(inputs, vec![Input::Line("5 quit".into())]);
+        assert!(!signals.interrupted());
+        assert!(signals.input_pending());
+        signals.line_taken(&inputs[0]);
+
+        let signals = Signals::new();
+        let receiver = spawn_reader(std::io::Cursor::new(b"5 stop\n".to_vec()), signals.clone());
+        let inputs: Vec<Input> = receiver.iter().collect();
+        assert_eq!(inputs, vec![Input::Line("5 stop".into())]);
         assert!(signals.interrupted());
         assert!(signals.input_pending());
         signals.line_taken(&inputs[0]);

@@ -83,7 +83,7 @@ pub struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    /// True once GoGui's `# interrupt`, a `stop` or a `quit` has arrived: a search should
+    /// True once GoGui's `# interrupt` or a `stop` has arrived: a search should
     /// return its best answer now.
     pub fn interrupted(&self) -> bool {
         self.signals.interrupted()
@@ -212,8 +212,9 @@ fn core_command<E: Engine>(engine: &E, command: &Command) -> Option<Result<Strin
             known.to_string()
         }),
         "list_commands" => no_args(all_commands(engine).join("\n")),
-        // `quit` and `stop` take effect through the reader's interrupt flag; both answer
-        // success whatever follows them, as a controller closing down expects.
+        // `stop` takes effect through the reader's interrupt flag and `quit` in the command
+        // loop; both answer success whatever follows them, as a controller closing down
+        // expects.
         "quit" | "stop" | "gogui-interrupt" => Ok(String::new()),
         "cputime" | "gomill-cpu_time" => no_args(format!("{:.3}", cpu_seconds())),
         "gomill-describe_engine" => no_args(engine.describe()),

@@ -119,7 +119,7 @@ pub struct SearchRequest<'a> {
     /// Root-parallel trees; 0 counts as 1, more than [`MAX_THREADS`] as that.
     pub threads: usize,
     /// Polled every few hundred playouts: true ends the search early (GTP
-    /// interrupt/quit).
+    /// `# interrupt` or `stop`).
     pub stop: &'a (dyn Fn() -> bool + Sync),
     pub resign: ResignPolicy,
     /// KGS `kgs-genmove_cleanup`: do not pass while opponent stones that the playouts

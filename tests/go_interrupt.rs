@@ -101,41 +101,9 @@ fn stop_during_genmove_answers_both() {
     assert!(status.success());
 }
 
-#[test]
-fn a_queued_quit_lets_the_search_run_its_budget() {
-    // A regression script piped in whole ends in `quit`: the search before it must not
-    // depend on when the quit arrived.
-    let output = Command::new(env!("CARGO_BIN_EXE_hamle"))
-        .args(["go", "--playouts", "500"])
-        .env("HAMLE_LOG", "info")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().expect("stdin");
-            writeln!(stdin, "boardsize 9\n1 genmove b\n2 quit\n3 name")?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("run hamle");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let log = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success());
-    assert!(
-        stdout.contains("\n=1 ") && stdout.ends_with("=2 \n\n"),
-        "{stdout}"
-    );
-    assert!(
-        log.contains("after 500 playouts"),
-        "the search was cut short: {log}"
-    );
-}
-
-#[test]
-fn end_of_input_lets_queued_commands_finish_then_quits() {
-    // Piped input (`printf 'genmove b' | hamle go`) reaches its end at once: the search
-    // must still run its full budget, so end of input does not interrupt it.
+/// Runs `hamle go --playouts 500` on `script`, piped in whole, and checks that the one
+/// search in it ran its full budget; returns stdout.
+fn run_piped_script_with_full_search(script: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
         .args(["go", "--playouts", "500"])
         .env("HAMLE_LOG", "info")
@@ -146,11 +114,8 @@ fn end_of_input_lets_queued_commands_finish_then_quits() {
         .expect("start hamle");
     let lines = lines_of(&mut child);
     let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "boardsize 9\n1 genmove b\n2 name").expect("write");
+    write!(stdin, "{script}").expect("write");
     drop(stdin);
-    assert_eq!(next_response(&lines), "= ");
-    assert!(next_response(&lines).starts_with("=1 "));
-    assert_eq!(next_response(&lines), "=2 hamle");
     let mut stderr = child.stderr.take().expect("stderr");
     assert!(exit_status_within_patience(child).success());
     let mut log = String::new();
@@ -158,6 +123,29 @@ fn end_of_input_lets_queued_commands_finish_then_quits() {
     assert!(
         log.contains("after 500 playouts"),
         "the search was cut short: {log}"
+    );
+    lines.iter().collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_queued_quit_lets_the_search_run_its_budget() {
+    // A regression script piped in whole ends in `quit`: the search before it must not
+    // depend on when the quit arrived.
+    let stdout = run_piped_script_with_full_search("boardsize 9\n1 genmove b\n2 quit\n3 name\n");
+    assert!(
+        stdout.contains("\n=1 ") && stdout.ends_with("\n=2 \n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn end_of_input_lets_queued_commands_finish_then_quits() {
+    // Piped input (`printf 'genmove b' | hamle go`) reaches its end at once: the search
+    // must still run its full budget, so end of input does not interrupt it.
+    let stdout = run_piped_script_with_full_search("boardsize 9\n1 genmove b\n2 name\n");
+    assert!(
+        stdout.starts_with("= \n\n=1 ") && stdout.ends_with("\n=2 hamle\n"),
+        "{stdout}"
     );
 }
 

@@ -564,11 +564,7 @@ impl GoEngine {
                 Ok(String::new())
             }
             GoCommand::Analyze(request) => {
-                let color = request.color.unwrap_or(self.game.to_move());
-                let before = self.game.to_move();
-                let result = self.generate(color, session, Generate::Analyze, Some(&request));
-                self.game.set_to_move(before);
-                result
+                self.search_keeping_turn(request.color, session, Generate::Analyze, Some(&request))
             }
             GoCommand::GenmoveAnalyze(request) => {
                 let color = request.color.unwrap_or(self.game.to_move());
@@ -697,11 +693,7 @@ impl GoEngine {
             GoCommand::Captures(color) => Ok(self.game.prisoners(color).to_string()),
             GoCommand::Ownership => Ok(self.ownership_board()),
             GoCommand::PrincipalVariation(color) => {
-                let before = self.game.to_move();
-                let color = color.unwrap_or(before);
-                let result = self.generate(color, session, Generate::Variation, None);
-                self.game.set_to_move(before);
-                result
+                self.search_keeping_turn(color, session, Generate::Variation, None)
             }
         }
     }
@@ -804,6 +796,21 @@ impl GoEngine {
         (empty / 3).max(15)
     }
 
+    /// A search that plays nothing (analysis, the principal variation) for `color`, by
+    /// default the side to move; the side to move is the same afterwards.
+    fn search_keeping_turn(
+        &mut self,
+        color: Option<Color>,
+        session: &mut Session<'_>,
+        kind: Generate,
+        analysis: Option<&AnalyzeRequest>,
+    ) -> Result<String, GtpError> {
+        let before = self.game.to_move();
+        let result = self.generate(color.unwrap_or(before), session, kind, analysis);
+        self.game.set_to_move(before);
+        result
+    }
+
     fn generate(
         &mut self,
         color: Color,
@@ -883,12 +890,14 @@ impl GoEngine {
         if kind == Generate::Variation {
             let board = self.game.board();
             return Ok(match result.decision {
-                Decision::Play(_) => result
-                    .principal_variation
-                    .iter()
-                    .map(|&p| board.vertex(p).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                Decision::Play(_) => {
+                    let line: Vec<Vertex> = result
+                        .principal_variation
+                        .iter()
+                        .map(|&p| board.vertex(p))
+                        .collect();
+                    join(&line)
+                }
                 Decision::Pass | Decision::Resign => "pass".into(),
             });
         }

@@ -362,6 +362,13 @@ fn search_with(
         .map(Some)
         .collect();
     let any_move = !root_moves.is_empty();
+    if root_moves
+        .iter()
+        .flatten()
+        .any(|&p| !tree::is_off_line_in_open_ground(board, p))
+    {
+        root_moves.retain(|mv| mv.is_some_and(|p| !tree::is_off_line_in_open_ground(board, p)));
+    }
     root_moves.push(None);
 
     let threads = request.threads.clamp(1, MAX_THREADS);

@@ -152,6 +152,30 @@ fn root_filter_is_obeyed() {
 }
 
 #[test]
+fn an_empty_large_board_is_opened_on_the_third_or_fourth_line() {
+    let board = Board::new(19).expect("19x19");
+    let rules = chinese();
+    let result = search(&request(&board, Color::Black, &rules, 300));
+    let line = |p: Point| {
+        let v = board.vertex(p);
+        [v.col, v.row, 18 - v.col, 18 - v.row]
+            .into_iter()
+            .min()
+            .map(|l| l + 1)
+    };
+    assert!(result.root_moves.len() > 1);
+    for mv in result.root_moves.iter().filter_map(|m| m.mv) {
+        assert!(matches!(line(mv), Some(3 | 4)), "{}", board.vertex(mv));
+    }
+    // A caller who allows only the centre still gets it.
+    let tengen = pt(&board, "K10");
+    let only_tengen = move |p: Point| p == tengen;
+    let mut req = request(&board, Color::Black, &rules, 100);
+    req.root_allowed = &only_tengen;
+    assert_eq!(search(&req).decision, Decision::Play(tengen));
+}
+
+#[test]
 fn never_fills_its_own_eye() {
     // Black's group has one eye at A9 and must not fill it; every other move is fine.
     let board = board_from(&[

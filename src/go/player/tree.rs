@@ -83,6 +83,35 @@ pub(crate) const ROOT_PASS_VISITS: u32 = 16;
 /// apply.
 const LINE_PRIOR_MIN_SIZE: usize = 9;
 
+/// The size from which open ground is only entered on the third and fourth lines (see
+/// [`is_off_line_in_open_ground`]). Smaller boards have too little open ground for the
+/// rule to matter, and their strength was measured without it.
+const OPENING_LINES_MIN_SIZE: usize = 15;
+
+/// True for a move the search does not consider on a large board: one on the first or
+/// second line, or the fifth line or further in, with no stone within two lines of it.
+/// The playouts of an empty 19×19 board barely tell such moves from corner and side
+/// moves, so the search wandered into them in the opening (second-line and centre
+/// stones, already 20 points behind GNU Go's estimate at move 20). Once stones are near,
+/// every move is considered again.
+pub(crate) fn is_off_line_in_open_ground(board: &Board, p: Point) -> bool {
+    let size = board.size();
+    if size < OPENING_LINES_MIN_SIZE {
+        return false;
+    }
+    let (col, row, line) = line_of(board, p);
+    !(3..=4).contains(&line) && !stones_nearby(board, col, row)
+}
+
+/// The column, row and line (1 at the edge) of `p`.
+fn line_of(board: &Board, p: Point) -> (usize, usize, usize) {
+    let size = board.size();
+    let v = board.vertex(p);
+    let (col, row) = (usize::from(v.col), usize::from(v.row));
+    let line = col.min(row).min(size - 1 - col).min(size - 1 - row) + 1;
+    (col, row, line)
+}
+
 /// Whose win a reward is, in half points: 2 for a Black win, 0 for a White win, 1 for
 /// a draw.
 fn half_reward_for(color: Color, black_half_reward: u32) -> u32 {
@@ -539,6 +568,7 @@ impl<'a> Tree<'a> {
                     && !self.board.is_eye_like(color, p)
                     && !self.board.is_suicide(color, p)
                     && !self.repeats(color, p)
+                    && !is_off_line_in_open_ground(&self.board, p)
                 {
                     let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
                     self.nodes.push(Node::new(Some(p), pv, pw));
@@ -675,11 +705,8 @@ pub(crate) fn move_prior(
         visits += bonus * 0.5;
         wins += bonus * 0.4;
     }
-    let size = board.size();
-    if size >= LINE_PRIOR_MIN_SIZE {
-        let v = board.vertex(p);
-        let (col, row) = (usize::from(v.col), usize::from(v.row));
-        let line = col.min(row).min(size - 1 - col).min(size - 1 - row) + 1;
+    if board.size() >= LINE_PRIOR_MIN_SIZE {
+        let (col, row, line) = line_of(board, p);
         if line <= 3 && !stones_nearby(board, col, row) {
             visits += bonus;
             if line == 3 {
@@ -727,6 +754,35 @@ mod tests {
         };
         assert!(prior(&with, "E5") > prior(&without, "E5"));
         assert_eq!(prior(&with, "G7"), prior(&without, "G7"));
+    }
+
+    #[test]
+    fn open_ground_of_large_boards_is_entered_on_the_third_and_fourth_lines() {
+        let mut board = Board::new(19).expect("19x19");
+        let at = |board: &Board, s: &str| board.point(s.parse().expect("test vertex"));
+        let off = |board: &Board, s: &str| is_off_line_in_open_ground(board, at(board, s));
+        for s in [
+            "A1", "B2", "C3", "D4", "E5", "K10", "C10", "D10", "F10", "B10",
+        ] {
+            let line = line_of(&board, at(&board, s)).2;
+            assert_eq!(
+                off(&board, s),
+                !(3..=4).contains(&line),
+                "{s} on line {line}"
+            );
+        }
+        // A stone within two lines makes its neighbourhood ordinary ground again...
+        board.set(at(&board, "D4"), Some(Color::Black));
+        for s in ["B2", "E5", "F6", "B4", "F2"] {
+            assert!(!off(&board, s), "{s} is near D4");
+        }
+        // ... but only there.
+        assert!(off(&board, "G7"));
+        assert!(off(&board, "K10"));
+        // Smaller boards are left as they were measured.
+        let small = Board::new(13).expect("13x13");
+        assert!(!off(&small, "G7"));
+        assert!(!off(&small, "B2"));
     }
 
     #[test]

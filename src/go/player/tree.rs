@@ -83,24 +83,64 @@ pub(crate) const ROOT_PASS_VISITS: u32 = 16;
 /// apply.
 const LINE_PRIOR_MIN_SIZE: usize = 9;
 
-/// The size from which open ground is only entered on the third and fourth lines (see
-/// [`is_off_line_in_open_ground`]). Smaller boards have too little open ground for the
-/// rule to matter, and their strength was measured without it.
-const OPENING_LINES_MIN_SIZE: usize = 15;
+/// The size from which open ground is entered by plan (see [`OpenGround`]). Smaller
+/// boards have too little open ground for it to matter, and their strength was measured
+/// without it.
+const OPEN_GROUND_MIN_SIZE: usize = 15;
 
-/// True for a move the search does not consider on a large board: one on the first or
-/// second line, or the fifth line or further in, with no stone within two lines of it.
-/// The playouts of an empty 19×19 board barely tell such moves from corner and side
-/// moves, so the search wandered into them in the opening (second-line and centre
-/// stones, already 20 points behind GNU Go's estimate at move 20). Once stones are near,
-/// every move is considered again.
-pub(crate) fn is_off_line_in_open_ground(board: &Board, p: Point) -> bool {
-    let size = board.size();
-    if size < OPENING_LINES_MIN_SIZE {
-        return false;
+/// How far from its two edges a corner reaches, in lines.
+const CORNER_LINES: usize = 6;
+
+/// Where a large board's open ground (points with no stone within two lines) may be
+/// entered: on the third and fourth lines only, and while a corner is empty, only in an
+/// empty corner. The playouts of a nearly empty 19×19 board barely tell a second-line or
+/// centre stone from a corner stone, and 10,000-playout searches opened with F2, K10 and
+/// F6, already 10 points behind by GNU Go's estimate at move 20. Near stones, every move
+/// is searched.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpenGround {
+    /// Per corner (see [`corner_index`]): no stone lies in it.
+    empty_corners: [bool; 4],
+}
+
+impl OpenGround {
+    /// The plan for `board`, or `None` when the board is too small for one.
+    pub(crate) fn of(board: &Board) -> Option<OpenGround> {
+        let size = board.size();
+        if size < OPEN_GROUND_MIN_SIZE {
+            return None;
+        }
+        let mut empty_corners = [true; 4];
+        for p in board.points().filter(|&p| board.get(p).is_some()) {
+            let v = board.vertex(p);
+            if let Some(i) = corner_index(size, usize::from(v.col), usize::from(v.row)) {
+                empty_corners[i] = false;
+            }
+        }
+        Some(OpenGround { empty_corners })
     }
-    let (col, row, line) = line_of(board, p);
-    !(3..=4).contains(&line) && !stones_nearby(board, col, row)
+
+    /// True when the search leaves `p` out.
+    pub(crate) fn skips(&self, board: &Board, p: Point) -> bool {
+        let (col, row, line) = line_of(board, p);
+        if stones_nearby(board, col, row) {
+            return false;
+        }
+        if !(3..=4).contains(&line) {
+            return true;
+        }
+        match corner_index(board.size(), col, row) {
+            Some(i) if self.empty_corners[i] => false,
+            _ => self.empty_corners.contains(&true),
+        }
+    }
+}
+
+/// Which corner (0 to 3) `(col, row)` lies in, if any.
+fn corner_index(size: usize, col: usize, row: usize) -> Option<usize> {
+    let from_edge = |x: usize| x.min(size - 1 - x) + 1;
+    (from_edge(col) <= CORNER_LINES && from_edge(row) <= CORNER_LINES)
+        .then(|| usize::from(col > size / 2) * 2 + usize::from(row > size / 2))
 }
 
 /// The column, row and line (1 at the edge) of `p`.
@@ -562,13 +602,14 @@ impl<'a> Tree<'a> {
                 self.nodes.push(root_child(ctx, mv));
             }
         } else {
+            let open_ground = OpenGround::of(&self.board);
             for i in 0..self.board.empty_points().len() {
                 let p = self.board.empty_points()[i];
                 if self.board.is_legal(color, p, ctx.suicide_allowed)
                     && !self.board.is_eye_like(color, p)
                     && !self.board.is_suicide(color, p)
                     && !self.repeats(color, p)
-                    && !is_off_line_in_open_ground(&self.board, p)
+                    && !open_ground.is_some_and(|plan| plan.skips(&self.board, p))
                 {
                     let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
                     self.nodes.push(Node::new(Some(p), pv, pw));
@@ -760,29 +801,37 @@ mod tests {
     fn open_ground_of_large_boards_is_entered_on_the_third_and_fourth_lines() {
         let mut board = Board::new(19).expect("19x19");
         let at = |board: &Board, s: &str| board.point(s.parse().expect("test vertex"));
-        let off = |board: &Board, s: &str| is_off_line_in_open_ground(board, at(board, s));
-        for s in [
-            "A1", "B2", "C3", "D4", "E5", "K10", "C10", "D10", "F10", "B10",
-        ] {
-            let line = line_of(&board, at(&board, s)).2;
-            assert_eq!(
-                off(&board, s),
-                !(3..=4).contains(&line),
-                "{s} on line {line}"
+        let skips = |board: &Board, s: &str| {
+            let plan = OpenGround::of(board).expect("a plan for 19x19");
+            plan.skips(board, at(board, s))
+        };
+        // The empty board: the third and fourth lines of the corners only.
+        for s in ["C3", "D4", "C4", "E3", "F4", "R16", "Q17"] {
+            assert!(!skips(&board, s), "{s} opens a corner");
+        }
+        for s in ["A1", "B2", "E5", "K10", "C10", "D10", "F10", "B10", "K3"] {
+            assert!(
+                skips(&board, s),
+                "{s} is not a corner's third or fourth line"
             );
         }
-        // A stone within two lines makes its neighbourhood ordinary ground again...
+        // A stone makes its neighbourhood ordinary ground and its corner taken...
         board.set(at(&board, "D4"), Some(Color::Black));
         for s in ["B2", "E5", "F6", "B4", "F2"] {
-            assert!(!off(&board, s), "{s} is near D4");
+            assert!(!skips(&board, s), "{s} is near D4");
         }
-        // ... but only there.
-        assert!(off(&board, "G7"));
-        assert!(off(&board, "K10"));
+        assert!(skips(&board, "G7"));
+        // ... and only once every corner is taken do the sides open.
+        assert!(skips(&board, "K3"));
+        assert!(!skips(&board, "Q16"));
+        for s in ["D16", "Q16", "Q4"] {
+            board.set(at(&board, s), Some(Color::White));
+        }
+        assert!(!skips(&board, "K3"));
+        assert!(!skips(&board, "K16"));
+        assert!(skips(&board, "K10"));
         // Smaller boards are left as they were measured.
-        let small = Board::new(13).expect("13x13");
-        assert!(!off(&small, "G7"));
-        assert!(!off(&small, "B2"));
+        assert!(OpenGround::of(&Board::new(13).expect("13x13")).is_none());
     }
 
     #[test]

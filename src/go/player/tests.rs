@@ -152,20 +152,19 @@ fn root_filter_is_obeyed() {
 }
 
 #[test]
-fn an_empty_large_board_is_opened_on_the_third_or_fourth_line() {
+fn an_empty_large_board_is_opened_in_a_corner_on_the_third_or_fourth_line() {
     let board = Board::new(19).expect("19x19");
     let rules = chinese();
     let result = search(&request(&board, Color::Black, &rules, 300));
-    let line = |p: Point| {
-        let v = board.vertex(p);
-        [v.col, v.row, 18 - v.col, 18 - v.row]
-            .into_iter()
-            .min()
-            .map(|l| l + 1)
-    };
+    let from_edge = |x: u8| x.min(18 - x) + 1;
     assert!(result.root_moves.len() > 1);
     for mv in result.root_moves.iter().filter_map(|m| m.mv) {
-        assert!(matches!(line(mv), Some(3 | 4)), "{}", board.vertex(mv));
+        let v = board.vertex(mv);
+        let (col, row) = (from_edge(v.col), from_edge(v.row));
+        assert!(
+            matches!(col.min(row), 3 | 4) && col.max(row) <= 6,
+            "{v} is not a corner's third or fourth line"
+        );
     }
     // A caller who allows only the centre still gets it.
     let tengen = pt(&board, "K10");

@@ -47,7 +47,7 @@ use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
 use playout::{Amaf, Playout, Scorer, Turn};
-use tree::{Budget, Context, Node, OpenGround, Params, Tree, TreeReport, reroot};
+use tree::{Budget, Context, LargeBoardPruning, Node, Params, Tree, TreeReport, reroot};
 
 /// How long to search. Both may be set: the first one reached ends the search. With
 /// neither, [`DEFAULT_PLAYOUTS`] applies.
@@ -362,10 +362,13 @@ fn search_with(
         .map(Some)
         .collect();
     let any_move = !root_moves.is_empty();
-    if let Some(plan) = OpenGround::of(board)
-        && root_moves.iter().flatten().any(|&p| !plan.skips(board, p))
+    if let Some(pruning) = LargeBoardPruning::of(board)
+        && root_moves
+            .iter()
+            .flatten()
+            .any(|&p| !pruning.skips(board, me, p))
     {
-        root_moves.retain(|mv| mv.is_some_and(|p| !plan.skips(board, p)));
+        root_moves.retain(|mv| mv.is_some_and(|p| !pruning.skips(board, me, p)));
     }
     root_moves.push(None);
 

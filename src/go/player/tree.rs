@@ -83,31 +83,35 @@ pub(crate) const ROOT_PASS_VISITS: u32 = 16;
 /// apply.
 const LINE_PRIOR_MIN_SIZE: usize = 9;
 
-/// The size from which open ground is entered by plan (see [`OpenGround`]). Smaller
-/// boards have too little open ground for it to matter, and their strength was measured
-/// without it.
-const OPEN_GROUND_MIN_SIZE: usize = 15;
+/// The size from which the search prunes by [`LargeBoardPruning`]. Smaller boards have
+/// little open ground and short ladders, which the playouts judge well enough, and their
+/// strength was measured without it.
+const PRUNING_MIN_SIZE: usize = 15;
 
 /// How far from its two edges a corner reaches, in lines.
 const CORNER_LINES: usize = 6;
 
-/// Where a large board's open ground (points with no stone within two lines) may be
-/// entered: on the third and fourth lines only, and while a corner is empty, only in an
-/// empty corner. The playouts of a nearly empty 19×19 board barely tell a second-line or
-/// centre stone from a corner stone, and 10,000-playout searches opened with F2, K10 and
-/// F6, already 10 points behind by GNU Go's estimate at move 20. Near stones, every move
-/// is searched.
+/// Moves the search leaves out on a large board, where the playouts misjudge them:
+///
+/// - Open ground (points with no stone within two lines) is entered on the third and fourth
+///   lines only, and while a corner is empty, only in an empty corner. The playouts of a
+///   nearly empty 19×19 board barely tell a second-line or centre stone from a corner
+///   stone: 10,000-playout searches opened with F2, K10 and F6, already 10 points behind
+///   by GNU Go's estimate at move 20.
+/// - A chain in atari does not run into a working ladder. Random playouts do not chase a
+///   ladder across the board, so the escape looked fine (a 42% win rate) while it fed the
+///   opponent eleven moves of stones.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct OpenGround {
+pub(crate) struct LargeBoardPruning {
     /// Per corner (see [`corner_index`]): no stone lies in it.
     empty_corners: [bool; 4],
 }
 
-impl OpenGround {
-    /// The plan for `board`, or `None` when the board is too small for one.
-    pub(crate) fn of(board: &Board) -> Option<OpenGround> {
+impl LargeBoardPruning {
+    /// The pruning for `board`, or `None` when the board is too small for it.
+    pub(crate) fn of(board: &Board) -> Option<LargeBoardPruning> {
         let size = board.size();
-        if size < OPEN_GROUND_MIN_SIZE {
+        if size < PRUNING_MIN_SIZE {
             return None;
         }
         let mut empty_corners = [true; 4];
@@ -117,14 +121,14 @@ impl OpenGround {
                 empty_corners[i] = false;
             }
         }
-        Some(OpenGround { empty_corners })
+        Some(LargeBoardPruning { empty_corners })
     }
 
-    /// True when the search leaves `p` out.
-    pub(crate) fn skips(&self, board: &Board, p: Point) -> bool {
+    /// True when the search leaves `color` playing at `p` out.
+    pub(crate) fn skips(&self, board: &Board, color: Color, p: Point) -> bool {
         let (col, row, line) = line_of(board, p);
         if stones_nearby(board, col, row) {
-            return false;
+            return saves_atari(board, color, p) && runs_into_ladder(board, color, p);
         }
         if !(3..=4).contains(&line) {
             return true;
@@ -602,14 +606,14 @@ impl<'a> Tree<'a> {
                 self.nodes.push(root_child(ctx, mv));
             }
         } else {
-            let open_ground = OpenGround::of(&self.board);
+            let pruning = LargeBoardPruning::of(&self.board);
             for i in 0..self.board.empty_points().len() {
                 let p = self.board.empty_points()[i];
                 if self.board.is_legal(color, p, ctx.suicide_allowed)
                     && !self.board.is_eye_like(color, p)
                     && !self.board.is_suicide(color, p)
                     && !self.repeats(color, p)
-                    && !open_ground.is_some_and(|plan| plan.skips(&self.board, p))
+                    && !pruning.is_some_and(|pruning| pruning.skips(&self.board, color, p))
                 {
                     let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
                     self.nodes.push(Node::new(Some(p), pv, pw));
@@ -802,8 +806,8 @@ mod tests {
         let mut board = Board::new(19).expect("19x19");
         let at = |board: &Board, s: &str| board.point(s.parse().expect("test vertex"));
         let skips = |board: &Board, s: &str| {
-            let plan = OpenGround::of(board).expect("a plan for 19x19");
-            plan.skips(board, at(board, s))
+            let pruning = LargeBoardPruning::of(board).expect("19x19 is pruned");
+            pruning.skips(board, Color::Black, at(board, s))
         };
         // The empty board: the third and fourth lines of the corners only.
         for s in ["C3", "D4", "C4", "E3", "F4", "R16", "Q17"] {
@@ -831,7 +835,32 @@ mod tests {
         assert!(!skips(&board, "K16"));
         assert!(skips(&board, "K10"));
         // Smaller boards are left as they were measured.
-        assert!(OpenGround::of(&Board::new(13).expect("13x13")).is_none());
+        assert!(LargeBoardPruning::of(&Board::new(13).expect("13x13")).is_none());
+    }
+
+    #[test]
+    fn a_large_board_search_does_not_run_into_a_working_ladder() {
+        let mut board = Board::new(19).expect("19x19");
+        let at = |board: &Board, s: &str| board.point(s.parse().expect("test vertex"));
+        // White D16 in atari; extending at D15 reaches two liberties and is chased down
+        // to the left edge.
+        board.set(at(&board, "D16"), Some(Color::White));
+        for s in ["C16", "D17", "E16", "E15"] {
+            board.set(at(&board, s), Some(Color::Black));
+        }
+        let d15 = at(&board, "D15");
+        assert!(runs_into_ladder(&board, Color::White, d15));
+        let pruning = LargeBoardPruning::of(&board).expect("19x19 is pruned");
+        assert!(pruning.skips(&board, Color::White, d15));
+        // Black may still play there, and White may play next to it.
+        assert!(!pruning.skips(&board, Color::Black, d15));
+        assert!(!pruning.skips(&board, Color::White, at(&board, "C15")));
+        // A White stone far from the ladder's path changes nothing; one on it (B13, where
+        // the chase meets the left edge) breaks the ladder and the escape is searched.
+        board.set(at(&board, "Q4"), Some(Color::White));
+        assert!(pruning.skips(&board, Color::White, d15));
+        board.set(at(&board, "B13"), Some(Color::White));
+        assert!(!pruning.skips(&board, Color::White, d15));
     }
 
     #[test]

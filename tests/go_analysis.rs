@@ -170,6 +170,34 @@ fn genmove_analyze_plays_the_move_it_announces() {
     engine.quit();
 }
 
+/// Clients read the move from a line of its own (`play D4`), as Leela Zero and KataGo
+/// answer: the `=` header comes first even when the search ends before its first report.
+#[test]
+fn genmove_analyze_puts_play_on_its_own_line_without_reports() {
+    let mut engine = Engine::start(&["--playouts", "50", "--seed", "3"]);
+    engine.send("boardsize 9");
+    engine.response();
+    for (id, command) in [
+        "lz-genmove_analyze b 100000",
+        "kata-genmove_analyze w 100000",
+    ]
+    .iter()
+    .enumerate()
+    {
+        engine.send(&format!("{id} {command}"));
+        let response = engine.response();
+        assert_eq!(response.len(), 2, "{response:?}");
+        assert_eq!(response[0], format!("={id} "));
+        assert!(
+            Regex::new("^play [A-HJ][1-9]$")
+                .expect("pattern")
+                .is_match(&response[1]),
+            "{response:?}"
+        );
+    }
+    engine.quit();
+}
+
 #[test]
 fn bad_analysis_arguments_are_errors() {
     let mut engine = Engine::start(&[]);

@@ -860,7 +860,7 @@ impl GoEngine {
         let kept = self.settings.reuse.then_some(&mut self.kept);
         let result = match analysis {
             Some(analysis) => {
-                let mut client_gone = false;
+                let mut client_gone = session.open_stream().is_err();
                 search_reporting(request, kept, analysis.interval, &mut |mut snapshot| {
                     if !client_gone {
                         ownership_for(&mut snapshot, color);

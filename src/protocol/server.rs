@@ -99,14 +99,24 @@ impl<'a> Session<'a> {
         self.signals.input_pending()
     }
 
+    /// Opens a streamed success response with its `=[id] ` line, once. A command whose
+    /// final line clients read apart from the header (`play D4` after
+    /// `lz-genmove_analyze`) opens it before it may stream anything, so that line never
+    /// shares the header's line even when no stream line came first.
+    pub fn open_stream(&mut self) -> io::Result<()> {
+        if !self.streaming {
+            writeln!(self.out, "={} ", self.id.unwrap_or(""))?;
+            self.out.flush()?;
+            self.streaming = true;
+        }
+        Ok(())
+    }
+
     /// Writes one line of a streamed success response (e.g. `info move D4 …`), opening the
     /// response with `=[id] ` first. The final text returned by the command follows the
     /// streamed lines and an empty line closes it.
     pub fn stream_line(&mut self, line: &str) -> io::Result<()> {
-        if !self.streaming {
-            writeln!(self.out, "={} ", self.id.unwrap_or(""))?;
-            self.streaming = true;
-        }
+        self.open_stream()?;
         for part in line.split('\n').filter(|part| !part.trim().is_empty()) {
             writeln!(self.out, "{part}")?;
         }

@@ -174,6 +174,7 @@ fn genmove_analyze_plays_the_move_it_announces() {
 /// answer: the `=` header comes first even when the search ends before its first report.
 #[test]
 fn genmove_analyze_puts_play_on_its_own_line_without_reports() {
+    let play = Regex::new("^play [A-HJ][1-9]$").expect("pattern");
     let mut engine = Engine::start(&["--playouts", "50", "--seed", "3"]);
     engine.send("boardsize 9");
     engine.response();
@@ -188,12 +189,7 @@ fn genmove_analyze_puts_play_on_its_own_line_without_reports() {
         let response = engine.response();
         assert_eq!(response.len(), 2, "{response:?}");
         assert_eq!(response[0], format!("={id} "));
-        assert!(
-            Regex::new("^play [A-HJ][1-9]$")
-                .expect("pattern")
-                .is_match(&response[1]),
-            "{response:?}"
-        );
+        assert!(play.is_match(&response[1]), "{response:?}");
     }
     engine.quit();
 }

@@ -143,3 +143,35 @@ fn invaders_that_die_when_the_opponent_moves_first_are_dead() {
         ("B+9.5".to_owned(), "C4 D2 D3".to_owned())
     );
 }
+
+/// A seki in the lower left at the end of GNU Go's 13×13 self-play, seed 51: Black B1–B2
+/// and two white groups share the liberties A1 and C1, which neither side can fill
+/// without putting its own stones in atari. GNU Go lists the same stones in seki.
+/// Black's captures in the game and the white eye at C3 make the count B+23.5 here (the
+/// eye counts for White under area rules; GNU Go's own count leaves it out).
+#[test]
+fn stones_sharing_liberties_that_neither_side_can_fill_are_in_seki() {
+    let moves = "b l11, w c4, b k3, w d11, b e3, w c8, b d5, w c5, b j7, w g11, b l8, w d3, \
+                 b e4, w f8, b f6, w d2, b e2, w e1, b f1, w d1, b g2, w g7, b g6, w j12, \
+                 b k12, w j11, b j13, w h13, b k13, w h11, b k10, w d6, b h9, w g9, b h7, \
+                 w f7, b e6, w e7, b d4, w h10, b j9, w k11, b l12, w h8, b j8, w g8, b c6, \
+                 w b3, b d7, w d8, b b7, w b8, b b5, w c2, b b1, w b4, b b2, w a2, b a4, \
+                 w a7, b b6, w a3, b a5, w c7, b d6, w a8, b j10, w a6, b pass, w pass";
+    let mut hamle = GtpProcess::spawn(
+        "hamle",
+        env!("CARGO_BIN_EXE_hamle"),
+        &["go", "--rules", "chinese", "--seed", "1"],
+    );
+    hamle.ok("boardsize 13");
+    hamle.ok("komi 7.5");
+    for mv in moves.split(", ") {
+        hamle.ok(&format!("play {mv}"));
+    }
+    assert_eq!(
+        hamle.ok("final_status_list seki"),
+        "A2 A3 B1 B2 B3 B4 C2 C4 C5 D1 D2 D3 E1"
+    );
+    assert_eq!(hamle.ok("final_status_list dead"), "");
+    assert_eq!(hamle.ok("final_score"), "B+23.5");
+    hamle.quit();
+}

@@ -756,8 +756,9 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
     }
 }
 
-/// Ownership of each point by playouts from this position (`to_move` first), for
-/// deciding dead stones at the end of a game: indexed by [`Point::index`] (length
+/// Ownership of each point by bare playouts from this position (`to_move` first), no
+/// tree: what the playout policy alone makes of a position (the engine judges dead
+/// stones by searches, which read better). Indexed by [`Point::index`] (length
 /// [`MAX_POINTS`], 0 off the board), in [-1, 1], +1 when Black owns the point in every
 /// playout. Komi does not change who owns what, so it is not an input.
 pub fn ownership(

@@ -281,6 +281,39 @@ fn scoring_a_finished_position() {
 }
 
 #[test]
+fn a_rules_change_judges_the_stones_afresh() {
+    // A white stone left in Black's area is dead, but Tromp–Taylor takes no stone off:
+    // the judgement kept for the position must not outlive the rules it was made under.
+    let out = transcript(&[
+        "boardsize 5",
+        "komi 0.5",
+        "kgs-rules chinese",
+        "play b c1",
+        "play w d1",
+        "play b c2",
+        "play w d2",
+        "play b c3",
+        "play w d3",
+        "play b c4",
+        "play w d4",
+        "play b c5",
+        "play w d5",
+        "play b pass",
+        "play w a1",
+        "final_status_list dead",
+        "final_score",
+        "kata-set-rules tromp-taylor",
+        "final_status_list dead",
+        "final_score",
+    ]);
+    let answers = answers(&out);
+    assert_eq!(
+        answers[answers.len() - 5..].to_vec(),
+        vec!["= A1", "= B+4.5", "= ", "= ", "= W+6.5"]
+    );
+}
+
+#[test]
 fn rules_commands() {
     assert_eq!(
         transcript(&[

@@ -434,7 +434,10 @@ fn parse_kata_rules(text: &str) -> Result<Rules, GtpError> {
 /// `final_status_list` agree and do not repeat the playouts.
 #[derive(Clone, Debug)]
 struct Judgement {
-    key: (u64, Color, usize),
+    /// The position (stones, side to move, moves played) and what the judgement also
+    /// depends on: the rules (Tromp–Taylor takes no stone off) and the komi (the search
+    /// plays to win, so the komi steers what it fights for).
+    key: (u64, Color, usize, Rules, u32),
     dead: Vec<Vertex>,
     seki: Vec<Vertex>,
     /// By [`Point::index`], +1 where Black owns the point: a stone as its opponent's
@@ -951,7 +954,13 @@ impl GoEngine {
     /// can fill ([`is_seki_liberty`]) are in seki.
     fn judge(&mut self) -> &Judgement {
         let game = &self.game;
-        let key = (game.board().hash(), game.to_move(), game.move_count());
+        let key = (
+            game.board().hash(),
+            game.to_move(),
+            game.move_count(),
+            *game.rules(),
+            game.komi().to_bits(),
+        );
         if let Some(judgement) = self.judgement.take_if(|j| j.key == key) {
             return self.judgement.insert(judgement);
         }

@@ -61,13 +61,33 @@ fn self_play(size: usize, seed: u64) -> Option<Vec<String>> {
     (passes == 2).then_some(moves)
 }
 
-/// `final_score` and the sorted dead stones of `engine` after `moves`.
-fn judge(mut engine: GtpProcess, size: usize, moves: &[String]) -> (String, String) {
+/// `hamle go` under Chinese rules with a fixed seed.
+fn hamle() -> GtpProcess {
+    GtpProcess::spawn(
+        "hamle",
+        env!("CARGO_BIN_EXE_hamle"),
+        &["go", "--rules", "chinese", "--seed", "1"],
+    )
+}
+
+/// `engine` on a `size` board with komi 7.5 after `moves` (`play b e5` lines).
+fn replay(mut engine: GtpProcess, size: usize, moves: &[String]) -> GtpProcess {
     engine.ok(&format!("boardsize {size}"));
     engine.ok("komi 7.5");
     for mv in moves {
         engine.ok(mv);
     }
+    engine
+}
+
+/// `play` lines from a list such as `b e5, w c4, b pass`.
+fn plays(list: &str) -> Vec<String> {
+    list.split(", ").map(|mv| format!("play {mv}")).collect()
+}
+
+/// `final_score` and the sorted dead stones of `engine` after `moves`.
+fn judge(engine: GtpProcess, size: usize, moves: &[String]) -> (String, String) {
+    let mut engine = replay(engine, size, moves);
     let score = engine.ok("final_score");
     let mut dead: Vec<String> = engine
         .ok("final_status_list dead")
@@ -94,13 +114,8 @@ fn final_score_agrees_with_gnugo_on_finished_games() {
                 continue;
             };
             let gnugo = GtpProcess::spawn("gnugo", GNUGO, &["--mode", "gtp", "--chinese-rules"]);
-            let hamle = GtpProcess::spawn(
-                "hamle",
-                env!("CARGO_BIN_EXE_hamle"),
-                &["go", "--rules", "chinese", "--seed", "1"],
-            );
             let (theirs, their_dead) = judge(gnugo, size, &moves);
-            let (ours, our_dead) = judge(hamle, size, &moves);
+            let (ours, our_dead) = judge(hamle(), size, &moves);
             compared += 1;
             if ours == theirs {
                 agreed += 1;
@@ -132,14 +147,8 @@ fn invaders_that_die_when_the_opponent_moves_first_are_dead() {
     let moves = "b e5, w c4, b c6, w g7, b e3, w d3, b e7, w g3, b e4, w g5, b e2, w d2, b b5, \
                  w f8, b e8, w f2, b e1, w e9, b d9, w f9, b c8, w f6, b f3, w g2, b f7, w g8, \
                  b f5, w g4, b e6, w g6, b f1, w g1, b f4, w pass, b pass";
-    let moves: Vec<String> = moves.split(", ").map(|mv| format!("play {mv}")).collect();
-    let hamle = GtpProcess::spawn(
-        "hamle",
-        env!("CARGO_BIN_EXE_hamle"),
-        &["go", "--rules", "chinese", "--seed", "1"],
-    );
     assert_eq!(
-        judge(hamle, 9, &moves),
+        judge(hamle(), 9, &plays(moves)),
         ("B+9.5".to_owned(), "C4 D2 D3".to_owned())
     );
 }
@@ -157,16 +166,7 @@ fn stones_sharing_liberties_that_neither_side_can_fill_are_in_seki() {
                  w f7, b e6, w e7, b d4, w h10, b j9, w k11, b l12, w h8, b j8, w g8, b c6, \
                  w b3, b d7, w d8, b b7, w b8, b b5, w c2, b b1, w b4, b b2, w a2, b a4, \
                  w a7, b b6, w a3, b a5, w c7, b d6, w a8, b j10, w a6, b pass, w pass";
-    let mut hamle = GtpProcess::spawn(
-        "hamle",
-        env!("CARGO_BIN_EXE_hamle"),
-        &["go", "--rules", "chinese", "--seed", "1"],
-    );
-    hamle.ok("boardsize 13");
-    hamle.ok("komi 7.5");
-    for mv in moves.split(", ") {
-        hamle.ok(&format!("play {mv}"));
-    }
+    let mut hamle = replay(hamle(), 13, &plays(moves));
     assert_eq!(
         hamle.ok("final_status_list seki"),
         "A2 A3 B1 B2 B3 B4 C2 C4 C5 D1 D2 D3 E1"

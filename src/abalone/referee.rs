@@ -2,7 +2,7 @@
 //! [`Referee`], so that `hamle match` can judge Abalone games once its command line offers
 //! the game.
 
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
+use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
 
 use super::board::Color;
 use super::moves::Move;
@@ -29,23 +29,9 @@ impl AbaloneReferee {
         &self.game
     }
 
-    fn color(seat: Seat) -> Color {
-        match seat {
-            Seat::First => Color::Black,
-            Seat::Second => Color::White,
-        }
-    }
-
-    fn seat(color: Color) -> Seat {
-        match color {
-            Color::Black => Seat::First,
-            Color::White => Seat::Second,
-        }
-    }
-
     fn outcome(result: GameResult) -> Outcome {
         Outcome {
-            winner: result.winner.map(AbaloneReferee::seat),
+            winner: result.winner.map(Color::seat),
             result: result.short(),
         }
     }
@@ -57,11 +43,11 @@ impl Referee for AbaloneReferee {
     }
 
     fn seat_to_move(&self) -> Seat {
-        AbaloneReferee::seat(self.game.to_move())
+        self.game.to_move().seat()
     }
 
     fn move_request(&self, seat: Seat) -> String {
-        format!("genmove {}", AbaloneReferee::color(seat).letter())
+        format!("genmove {}", Color::of_seat(seat).letter())
     }
 
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
@@ -73,7 +59,7 @@ impl Referee for AbaloneReferee {
             answer: answer.to_owned(),
             reason,
         };
-        let color = AbaloneReferee::color(seat);
+        let color = Color::of_seat(seat);
         let mv: Move = answer
             .parse()
             .map_err(|e: super::moves::NotationError| illegal(e.to_string()))?;
@@ -103,7 +89,7 @@ impl Referee for AbaloneReferee {
             winner: Some(winner),
             result: format!(
                 "{}+{suffix}",
-                AbaloneReferee::color(winner).letter().to_ascii_uppercase()
+                Color::of_seat(winner).letter().to_ascii_uppercase()
             ),
         }
     }
@@ -173,6 +159,10 @@ pub fn replay_record(text: &str) -> Result<(AbaloneReferee, String), String> {
         }
     }
     Ok((referee, tag("Result")?))
+}
+
+impl SeatColors for Color {
+    const BY_SEAT: [Color; 2] = [Color::Black, Color::White];
 }
 
 #[cfg(test)]

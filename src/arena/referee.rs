@@ -37,6 +37,29 @@ impl Seat {
     }
 }
 
+/// A game's two colours (or sides) in seat order, so that each referee maps seats to
+/// colours and back in one place.
+pub trait SeatColors: Copy + PartialEq {
+    /// The colour of [`Seat::First`], then of [`Seat::Second`].
+    const BY_SEAT: [Self; 2];
+
+    fn of_seat(seat: Seat) -> Self {
+        Self::BY_SEAT[seat.index()]
+    }
+
+    fn seat(self) -> Seat {
+        if self == Self::BY_SEAT[0] {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+}
+
+impl SeatColors for Color {
+    const BY_SEAT: [Color; 2] = [Color::Black, Color::White];
+}
+
 /// How an engine's answer to the move request was judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Turn {
@@ -194,24 +217,10 @@ impl GoReferee {
         &self.game
     }
 
-    fn color(seat: Seat) -> Color {
-        match seat {
-            Seat::First => Color::Black,
-            Seat::Second => Color::White,
-        }
-    }
-
-    fn seat(color: Color) -> Seat {
-        match color {
-            Color::Black => Seat::First,
-            Color::White => Seat::Second,
-        }
-    }
-
     fn counted(&self) -> Outcome {
         let score = self.game.tromp_taylor_score().result();
         Outcome {
-            winner: score.winner().map(GoReferee::seat),
+            winner: score.winner().map(Color::seat),
             result: score.to_string(),
         }
     }
@@ -227,11 +236,11 @@ impl Referee for GoReferee {
     }
 
     fn seat_to_move(&self) -> Seat {
-        GoReferee::seat(self.game.to_move())
+        self.game.to_move().seat()
     }
 
     fn move_request(&self, seat: Seat) -> String {
-        format!("genmove {}", letter(GoReferee::color(seat)))
+        format!("genmove {}", letter(Color::of_seat(seat)))
     }
 
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
@@ -243,7 +252,7 @@ impl Referee for GoReferee {
             answer: answer.to_owned(),
             reason,
         };
-        let color = GoReferee::color(seat);
+        let color = Color::of_seat(seat);
         let mv = MoveVertex::parse_on(answer, self.size).map_err(|e| illegal(e.to_string()))?;
         self.game
             .play(color, mv)
@@ -268,7 +277,7 @@ impl Referee for GoReferee {
             winner: Some(winner),
             result: format!(
                 "{}+{suffix}",
-                letter(GoReferee::color(winner)).to_ascii_uppercase()
+                letter(Color::of_seat(winner)).to_ascii_uppercase()
             ),
         }
     }

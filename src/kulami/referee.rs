@@ -20,7 +20,7 @@
 //! B+5
 //! ```
 
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
+use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
 
 use super::cell::Cell;
 use super::layout::Layout;
@@ -50,20 +50,6 @@ impl KulamiReferee {
 
     pub fn moves(&self) -> &[Cell] {
         &self.moves
-    }
-
-    fn color(seat: Seat) -> Color {
-        match seat {
-            Seat::First => Color::Black,
-            Seat::Second => Color::Red,
-        }
-    }
-
-    fn seat(color: Color) -> Seat {
-        match color {
-            Color::Black => Seat::First,
-            Color::Red => Seat::Second,
-        }
     }
 
     fn counted(&self) -> Outcome {
@@ -97,11 +83,11 @@ impl Referee for KulamiReferee {
     }
 
     fn seat_to_move(&self) -> Seat {
-        KulamiReferee::seat(self.game.to_move())
+        self.game.to_move().seat()
     }
 
     fn move_request(&self, seat: Seat) -> String {
-        format!("genmove {}", KulamiReferee::color(seat))
+        format!("genmove {}", Color::of_seat(seat))
     }
 
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
@@ -113,7 +99,7 @@ impl Referee for KulamiReferee {
             answer: answer.to_owned(),
             reason,
         };
-        let color = KulamiReferee::color(seat);
+        let color = Color::of_seat(seat);
         let cell: Cell = answer
             .parse()
             .map_err(|_| illegal("not a cell (expected e.g. D5)".to_owned()))?;
@@ -139,7 +125,7 @@ impl Referee for KulamiReferee {
         let suffix = how.letter();
         Outcome {
             winner: Some(winner),
-            result: format!("{}+{suffix}", KulamiReferee::color(winner).letter()),
+            result: format!("{}+{suffix}", Color::of_seat(winner).letter()),
         }
     }
 
@@ -232,6 +218,10 @@ pub fn replay_record(text: &str) -> Result<Replayed, String> {
         referee,
         result: tag("Result")?,
     })
+}
+
+impl SeatColors for Color {
+    const BY_SEAT: [Color; 2] = [Color::Black, Color::Red];
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@
 //! again. A one-set match's result is the set's (`S+6`, `N+2`, `0`); a longer match's is
 //! South's points, a dash, North's (`3.5-1.5`).
 
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
+use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
 
 use super::draw::Draw;
 use super::engine::score_text;
@@ -106,20 +106,6 @@ impl MangalaReferee {
         }
     }
 
-    fn side(seat: Seat) -> Side {
-        match seat {
-            Seat::First => Side::South,
-            Seat::Second => Side::North,
-        }
-    }
-
-    fn seat(side: Side) -> Seat {
-        match side {
-            Side::South => Seat::First,
-            Side::North => Seat::Second,
-        }
-    }
-
     fn start_command(&self) -> String {
         let game = self.current();
         format!("set_position {}", game.position())
@@ -142,7 +128,7 @@ impl MangalaReferee {
         if self.rules.sets == 1 {
             let position = self.current().position();
             return Outcome {
-                winner: position.winner().map(MangalaReferee::seat),
+                winner: position.winner().map(Side::seat),
                 result: score_text(position),
             };
         }
@@ -190,11 +176,11 @@ impl Referee for MangalaReferee {
     }
 
     fn seat_to_move(&self) -> Seat {
-        MangalaReferee::seat(self.current().to_move())
+        self.current().to_move().seat()
     }
 
     fn move_request(&self, seat: Seat) -> String {
-        format!("genmove {}", MangalaReferee::side(seat))
+        format!("genmove {}", Side::of_seat(seat))
     }
 
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
@@ -206,7 +192,7 @@ impl Referee for MangalaReferee {
             answer: answer.to_owned(),
             reason,
         };
-        let side = MangalaReferee::side(seat);
+        let side = Side::of_seat(seat);
         let pit = Pit::parse_for(answer, side)
             .map_err(|_| illegal(format!("not a pit of {side}'s row (1 to 6)")))?;
         let Some(game) = self.sets.last_mut() else {
@@ -259,7 +245,7 @@ impl Referee for MangalaReferee {
         let suffix = how.letter();
         Outcome {
             winner: Some(winner),
-            result: format!("{}+{suffix}", side_letter(MangalaReferee::side(winner))),
+            result: format!("{}+{suffix}", side_letter(Side::of_seat(winner))),
         }
     }
 
@@ -397,7 +383,7 @@ pub fn replay_record(text: &str) -> Result<Replayed, String> {
             } else {
                 Side::North
             };
-            let seat = MangalaReferee::seat(side);
+            let seat = side.seat();
             if referee.seat_to_move() != seat {
                 return Err(format!("set {set}: {word} out of turn"));
             }
@@ -410,6 +396,10 @@ pub fn replay_record(text: &str) -> Result<Replayed, String> {
         referee,
         result: tag("Result")?,
     })
+}
+
+impl SeatColors for Side {
+    const BY_SEAT: [Side; 2] = [Side::South, Side::North];
 }
 
 #[cfg(test)]

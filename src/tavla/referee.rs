@@ -19,7 +19,7 @@
 //!   `play SIDE 63 24/18 13/10`.
 
 use crate::arena::match_play::derive_seed;
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
+use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
 
 use super::board::Side;
 use super::dice::{Dice, Roller};
@@ -60,18 +60,8 @@ pub struct TavlaReferee {
     started: u64,
 }
 
-fn seat_side(seat: Seat) -> Side {
-    match seat {
-        Seat::First => Side::White,
-        Seat::Second => Side::Black,
-    }
-}
-
-fn side_seat(side: Side) -> Seat {
-    match side {
-        Side::White => Seat::First,
-        Side::Black => Seat::Second,
-    }
+impl SeatColors for Side {
+    const BY_SEAT: [Side; 2] = [Side::White, Side::Black];
 }
 
 fn letter(side: Side) -> char {
@@ -158,11 +148,11 @@ impl Referee for TavlaReferee {
     }
 
     fn seat_to_move(&self) -> Seat {
-        side_seat(self.game.to_act().unwrap_or(Side::White))
+        self.game.to_act().unwrap_or(Side::White).seat()
     }
 
     fn move_request(&self, seat: Seat) -> String {
-        let side = seat_side(seat);
+        let side = Side::of_seat(seat);
         match self.game.phase() {
             Phase::ToRoll(_) | Phase::Doubled { .. } => format!("genmove_cube {side}"),
             _ => format!("genmove {side}"),
@@ -171,7 +161,7 @@ impl Referee for TavlaReferee {
 
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
         let answer = answer.trim();
-        let side = seat_side(seat);
+        let side = Side::of_seat(seat);
         let illegal = |reason: String| IllegalMove {
             answer: answer.to_owned(),
             reason,
@@ -252,12 +242,12 @@ impl Referee for TavlaReferee {
                 return None;
             };
             return Some(Outcome {
-                winner: Some(side_seat(end.winner)),
+                winner: Some(end.winner.seat()),
                 result: format!("{}+{}", letter(end.winner), end.points),
             });
         }
         self.game.match_winner().map(|winner| Outcome {
-            winner: Some(side_seat(winner)),
+            winner: Some(winner.seat()),
             result: self.score_text(),
         })
     }
@@ -286,7 +276,7 @@ impl Referee for TavlaReferee {
         let suffix = how.letter();
         Outcome {
             winner: Some(winner),
-            result: format!("{}+{suffix}", letter(seat_side(winner))),
+            result: format!("{}+{suffix}", letter(Side::of_seat(winner))),
         }
     }
 

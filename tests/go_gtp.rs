@@ -251,28 +251,39 @@ fn fixed_and_free_handicap() {
     );
 }
 
+/// Black walls column C and White column D on 5×5, Chinese rules, komi 0.5: Black owns
+/// columns A–C, White D–E.
+const FIVE_BY_FIVE_WALLS: [&str; 13] = [
+    "boardsize 5",
+    "komi 0.5",
+    "kgs-rules chinese",
+    "play b c1",
+    "play w d1",
+    "play b c2",
+    "play w d2",
+    "play b c3",
+    "play w d3",
+    "play b c4",
+    "play w d4",
+    "play b c5",
+    "play w d5",
+];
+
 #[test]
 fn scoring_a_finished_position() {
-    // Black owns columns A–C, White D–E, on 5×5 with seki-free walls: area 15 to 10.
-    let out = transcript(&[
-        "boardsize 5",
-        "komi 0.5",
-        "kgs-rules chinese",
-        "play b c1",
-        "play w d1",
-        "play b c2",
-        "play w d2",
-        "play b c3",
-        "play w d3",
-        "play b c4",
-        "play w d4",
-        "play b c5",
-        "play w d5",
-        "final_score",
-        "final_status_list dead",
-        "final_status_list alive",
-        "final_status_list seki",
-    ]);
+    // Every stone alive and none in seki: area 15 to 10.
+    let out = transcript(
+        &[
+            FIVE_BY_FIVE_WALLS.as_slice(),
+            &[
+                "final_score",
+                "final_status_list dead",
+                "final_status_list alive",
+                "final_status_list seki",
+            ],
+        ]
+        .concat(),
+    );
     let answers = answers(&out);
     assert_eq!(
         answers[answers.len() - 4..].to_vec(),
@@ -284,28 +295,21 @@ fn scoring_a_finished_position() {
 fn a_rules_change_judges_the_stones_afresh() {
     // A white stone left in Black's area is dead, but Tromp–Taylor takes no stone off:
     // the judgement kept for the position must not outlive the rules it was made under.
-    let out = transcript(&[
-        "boardsize 5",
-        "komi 0.5",
-        "kgs-rules chinese",
-        "play b c1",
-        "play w d1",
-        "play b c2",
-        "play w d2",
-        "play b c3",
-        "play w d3",
-        "play b c4",
-        "play w d4",
-        "play b c5",
-        "play w d5",
-        "play b pass",
-        "play w a1",
-        "final_status_list dead",
-        "final_score",
-        "kata-set-rules tromp-taylor",
-        "final_status_list dead",
-        "final_score",
-    ]);
+    let out = transcript(
+        &[
+            FIVE_BY_FIVE_WALLS.as_slice(),
+            &[
+                "play b pass",
+                "play w a1",
+                "final_status_list dead",
+                "final_score",
+                "kata-set-rules tromp-taylor",
+                "final_status_list dead",
+                "final_score",
+            ],
+        ]
+        .concat(),
+    );
     let answers = answers(&out);
     assert_eq!(
         answers[answers.len() - 5..].to_vec(),

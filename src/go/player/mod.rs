@@ -362,13 +362,16 @@ fn search_with(
         .map(Some)
         .collect();
     let any_move = !root_moves.is_empty();
-    if let Some(pruning) = LargeBoardPruning::of(board)
-        && root_moves
+    if let Some(pruning) = LargeBoardPruning::of(board) {
+        // Pruning everything would leave only a pass; then the search sees every move.
+        let kept: Vec<Option<Point>> = root_moves
             .iter()
-            .flatten()
-            .any(|&p| !pruning.skips(board, me, p))
-    {
-        root_moves.retain(|mv| mv.is_some_and(|p| !pruning.skips(board, me, p)));
+            .copied()
+            .filter(|mv| mv.is_some_and(|p| !pruning.skips(board, me, p)))
+            .collect();
+        if !kept.is_empty() {
+            root_moves = kept;
+        }
     }
     root_moves.push(None);
 

@@ -8,4 +8,6 @@ pub mod go;
 pub mod kulami;
 pub mod mangala;
 pub mod protocol;
+pub mod seed;
 pub mod tavla;
+pub mod text;

@@ -148,7 +148,7 @@ impl FromStr for Cell {
     /// `a1` … `i9`, either case.
     fn from_str(text: &str) -> Result<Cell, CellError> {
         let bytes = text.as_bytes();
-        let unknown = || CellError(format!("unknown cell '{}'", crate::protocol::shorten(text)));
+        let unknown = || CellError(format!("unknown cell '{}'", crate::text::shorten(text)));
         if bytes.len() != 2 {
             return Err(unknown());
         }
@@ -301,7 +301,7 @@ impl FromStr for Color {
             "w" | "white" => Ok(Color::White),
             _ => Err(CellError(format!(
                 "unknown colour '{}'",
-                crate::protocol::shorten(text)
+                crate::text::shorten(text)
             ))),
         }
     }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::protocol::{
     CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
-    shorten,
 };
+use crate::text::shorten;
 
 use super::board::{Cell, Color};
 use super::clicks::{self, Click, clicks_for, gogui_vertex, parse_gogui_vertex};
@@ -125,10 +125,6 @@ fn move_arg(command: &Command, index: usize) -> Result<Move, GtpError> {
         .map_err(|error| GtpError::syntax(error.to_string()))
 }
 
-fn no_args(command: &Command, parsed: AbaloneCommand) -> Result<AbaloneCommand, GtpError> {
-    command.expect_args(0, "").map(|()| parsed)
-}
-
 impl AbaloneCommand {
     /// `gogui`: `play` takes one GoGui vertex, a click (see [`super::clicks`]), as well as a
     /// whole move.
@@ -139,7 +135,7 @@ impl AbaloneCommand {
                 c.expect_args(1, "<size>")?;
                 AbaloneCommand::Boardsize(c.parse_arg(0, "a board size")?)
             }
-            "clear_board" => no_args(c, AbaloneCommand::ClearBoard)?,
+            "clear_board" => c.no_args(AbaloneCommand::ClearBoard)?,
             // Controllers send a komi for Go; Abalone has none, so it is accepted and ignored.
             "komi" => {
                 c.expect_args(1, "<komi>")?;
@@ -178,8 +174,8 @@ impl AbaloneCommand {
                 c.expect_args(1, "<color>")?;
                 AbaloneCommand::RegGenmove(color(c, 0)?)
             }
-            "undo" => no_args(c, AbaloneCommand::Undo)?,
-            "showboard" => no_args(c, AbaloneCommand::Showboard)?,
+            "undo" => c.no_args(AbaloneCommand::Undo)?,
+            "showboard" => c.no_args(AbaloneCommand::Showboard)?,
             "all_legal" => {
                 c.expect_args_between(0, 1, "[<color>]")?;
                 AbaloneCommand::AllLegal(if c.args.is_empty() {
@@ -192,9 +188,9 @@ impl AbaloneCommand {
                 c.expect_args(2, "<color> <move>")?;
                 AbaloneCommand::IsLegal(color(c, 0)?, move_arg(c, 1)?)
             }
-            "abalone-marbles_off" => no_args(c, AbaloneCommand::MarblesOff)?,
-            "final_score" => no_args(c, AbaloneCommand::FinalScore)?,
-            "abalone-position" => no_args(c, AbaloneCommand::GetPosition)?,
+            "abalone-marbles_off" => c.no_args(AbaloneCommand::MarblesOff)?,
+            "final_score" => c.no_args(AbaloneCommand::FinalScore)?,
+            "abalone-position" => c.no_args(AbaloneCommand::GetPosition)?,
             "abalone-set_position" => {
                 if c.args.is_empty() {
                     return Err(c.usage_error("<rows> <b|w> <black off> <white off>"));
@@ -211,13 +207,13 @@ impl AbaloneCommand {
                     word.parse::<Color>().ok().map(Color::index)
                 })?)
             }
-            "gogui-rules_game_id" => no_args(c, AbaloneCommand::RulesGameId)?,
-            "gogui-rules_board_size" => no_args(c, AbaloneCommand::RulesBoardSize)?,
-            "gogui-rules_board" => no_args(c, AbaloneCommand::RulesBoard)?,
-            "gogui-rules_legal_moves" => no_args(c, AbaloneCommand::RulesLegalMoves)?,
-            "gogui-rules_side_to_move" => no_args(c, AbaloneCommand::RulesSideToMove)?,
-            "gogui-rules_final_result" => no_args(c, AbaloneCommand::RulesFinalResult)?,
-            "gogui-rules_board_gfx" => no_args(c, AbaloneCommand::RulesBoardGfx)?,
+            "gogui-rules_game_id" => c.no_args(AbaloneCommand::RulesGameId)?,
+            "gogui-rules_board_size" => c.no_args(AbaloneCommand::RulesBoardSize)?,
+            "gogui-rules_board" => c.no_args(AbaloneCommand::RulesBoard)?,
+            "gogui-rules_legal_moves" => c.no_args(AbaloneCommand::RulesLegalMoves)?,
+            "gogui-rules_side_to_move" => c.no_args(AbaloneCommand::RulesSideToMove)?,
+            "gogui-rules_final_result" => c.no_args(AbaloneCommand::RulesFinalResult)?,
+            "gogui-rules_board_gfx" => c.no_args(AbaloneCommand::RulesBoardGfx)?,
             _ => return Err(GtpError::UnknownCommand),
         })
     }

@@ -14,7 +14,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::board::{Bitboard, Cell, Direction};
-use crate::protocol::shorten;
+use crate::text::shorten;
 
 /// A move, as geometry only: whether it is legal depends on the position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -218,37 +218,29 @@ impl FromStr for StartPosition {
             .ok_or_else(|| {
                 format!(
                     "unknown start position '{}': standard, belgian-daisy or german-daisy",
-                    crate::protocol::shorten(text)
+                    crate::text::shorten(text)
                 )
             })
     }
-}
-
-const fn splitmix(mut state: u64) -> u64 {
-    state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const fn zobrist_table() -> [[u64; 128]; 2] {
     let mut table = [[0; 128]; 2];
     let mut i = 0;
     while i < 256 {
-        table[i / 128][i % 128] = splitmix(0xABA1_0E00 + i as u64);
+        table[i / 128][i % 128] = crate::seed::splitmix64(0xABA1_0E00 + i as u64).1;
         i += 1;
     }
     table
 }
 
 const ZOBRIST: [[u64; 128]; 2] = zobrist_table();
-const ZOBRIST_WHITE_TO_MOVE: u64 = splitmix(0x5EED);
+const ZOBRIST_WHITE_TO_MOVE: u64 = crate::seed::splitmix64(0x5EED).1;
 const ZOBRIST_OFF: [[u64; 8]; 2] = {
     let mut table = [[0; 8]; 2];
     let mut i = 0;
     while i < 16 {
-        table[i / 8][i % 8] = splitmix(0x0FF0_0000 + i as u64);
+        table[i / 8][i % 8] = crate::seed::splitmix64(0x0FF0_0000 + i as u64).1;
         i += 1;
     }
     table
@@ -700,7 +692,7 @@ impl FromStr for Position {
         let to_move: Color = side.parse().map_err(|_| {
             error(format!(
                 "side to move must be b or w, got '{}'",
-                crate::protocol::shorten(side)
+                crate::text::shorten(side)
             ))
         })?;
         let mut off = [0u8; 2];
@@ -708,7 +700,7 @@ impl FromStr for Position {
             let count: u8 = field.parse().map_err(|_| {
                 error(format!(
                     "{color} marbles off must be a number, got '{}'",
-                    crate::protocol::shorten(field)
+                    crate::text::shorten(field)
                 ))
             })?;
             if count > MARBLES_OFF_TO_WIN {

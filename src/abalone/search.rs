@@ -299,7 +299,8 @@ impl Searcher {
     }
 
     fn evaluate(&self, position: &Position) -> i32 {
-        let noise = (position.hash() ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61;
+        let noise =
+            (position.hash() ^ self.noise_seed).wrapping_mul(crate::seed::GOLDEN_GAMMA) >> 61;
         evaluate(position, &self.weights) + noise as i32 - 4
     }
 
@@ -712,10 +713,7 @@ fn repetition(path: &[u64], root: usize, floor: usize, index: usize) -> Option<i
 
 /// A key for the game ply, mixed into the table keys of nodes that see the cap.
 fn mix(ply: u64) -> u64 {
-    let mut z = ply.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::seed::splitmix64(ply).1
 }
 
 fn is_quiet(before: &Position, after: &Position) -> bool {

@@ -161,12 +161,15 @@ pub fn parse_response(id: u64, lines: &[String]) -> Result<Answer, String> {
     } else {
         return Err(format!(
             "expected a line starting '={id}' or '?{id}', got '{}'",
-            shorten(first)
+            crate::text::shorten_to(first, 80)
         ));
     };
     // `=12` must not be taken for `=1` followed by `2`.
     if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
-        return Err(format!("wrong id in '{}'", shorten(first)));
+        return Err(format!(
+            "wrong id in '{}'",
+            crate::text::shorten_to(first, 80)
+        ));
     }
     let mut body = rest.trim_start_matches([' ', '\t']).to_owned();
     for line in &lines[1..] {
@@ -174,14 +177,6 @@ pub fn parse_response(id: u64, lines: &[String]) -> Result<Answer, String> {
         body.push_str(line);
     }
     Ok(if success { Ok(body) } else { Err(body) })
-}
-
-fn shorten(text: &str) -> String {
-    const LIMIT: usize = 80;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
 }
 
 /// One running engine.
@@ -311,7 +306,7 @@ impl EngineProcess {
             if lines.is_empty() && !(text.starts_with('=') || text.starts_with('?')) {
                 return Err(garbage(format!(
                     "expected '={id}' or '?{id}', got '{}'",
-                    shorten(text)
+                    crate::text::shorten_to(text, 80)
                 )));
             }
             if lines.len() >= MAX_RESPONSE_LINES {

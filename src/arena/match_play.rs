@@ -338,13 +338,7 @@ impl MatchSettings {
     }
 }
 
-/// SplitMix64: independent-looking seeds from the match seed and a counter.
-pub fn derive_seed(seed: u64, stream: u64) -> u64 {
-    let mut z = seed.wrapping_add(stream.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::seed::derive_seed;
 
 /// Why a match could not run.
 #[derive(Debug)]

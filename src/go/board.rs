@@ -69,14 +69,6 @@ impl Cell {
 
 /// Zobrist keys, generated at compile time so that hashes are identical across runs
 /// and processes (tests and logs can quote them).
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
 const fn zobrist_table() -> [[u64; MAX_POINTS]; 2] {
     let mut table = [[0u64; MAX_POINTS]; 2];
     let mut state = 0x6861_6D6C_6520_676F; // "hamle go"
@@ -84,7 +76,7 @@ const fn zobrist_table() -> [[u64; MAX_POINTS]; 2] {
     while c < 2 {
         let mut i = 0;
         while i < MAX_POINTS {
-            let (next, value) = splitmix64(state);
+            let (next, value) = crate::seed::splitmix64(state);
             state = next;
             table[c][i] = value;
             i += 1;

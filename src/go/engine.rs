@@ -188,7 +188,7 @@ fn vertex_error(text: &str, size: usize, error: &ParseVertexError) -> GtpError {
     match error {
         ParseVertexError::Malformed => GtpError::syntax(format!(
             "expected a vertex such as D4 or pass, got '{}'",
-            crate::protocol::shorten(text)
+            crate::text::shorten(text)
         )),
         ParseVertexError::OffBoard => GtpError::syntax(format!(
             "{} is off the {size}x{size} board",
@@ -205,7 +205,7 @@ fn parse_size(command: &Command, index: usize) -> Result<usize, GtpError> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(GtpError::syntax(format!(
             "expected a board size, got '{}'",
-            crate::protocol::shorten(text)
+            crate::text::shorten(text)
         )));
     }
     match text.parse::<usize>() {
@@ -222,7 +222,7 @@ fn parse_stone_count(command: &Command) -> Result<usize, GtpError> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(GtpError::syntax(format!(
             "expected a number of stones, got '{}'",
-            crate::protocol::shorten(text)
+            crate::text::shorten(text)
         )));
     }
     Ok(if text.starts_with('-') {
@@ -245,7 +245,7 @@ impl GoCommand {
                 c.expect_args(2, "<columns> <rows>")?;
                 GoCommand::RectangularBoardsize(parse_size(c, 0)?, parse_size(c, 1)?)
             }
-            "clear_board" => no_args(c, GoCommand::ClearBoard)?,
+            "clear_board" => c.no_args(GoCommand::ClearBoard)?,
             "komi" => {
                 c.expect_args(1, "<komi>")?;
                 let komi: f32 = c.parse_arg(0, "a komi such as 6.5")?;
@@ -254,7 +254,7 @@ impl GoCommand {
                 }
                 GoCommand::Komi(komi)
             }
-            "get_komi" => no_args(c, GoCommand::GetKomi)?,
+            "get_komi" => c.no_args(GoCommand::GetKomi)?,
             "play" => {
                 c.expect_args(2, "<color> <vertex>")?;
                 GoCommand::Play(parse_color(c, 0)?, parse_move(c, 1, size)?)
@@ -268,8 +268,8 @@ impl GoCommand {
                     _ => GoCommand::GenmoveCleanup(color),
                 }
             }
-            "undo" => no_args(c, GoCommand::Undo)?,
-            "showboard" => no_args(c, GoCommand::Showboard)?,
+            "undo" => c.no_args(GoCommand::Undo)?,
+            "showboard" => c.no_args(GoCommand::Showboard)?,
             "fixed_handicap" | "place_free_handicap" => {
                 c.expect_args(1, "<number_of_stones>")?;
                 let stones = parse_stone_count(c)?;
@@ -293,7 +293,7 @@ impl GoCommand {
                     word.parse::<Color>().ok().map(Color::index)
                 })?)
             }
-            "final_score" => no_args(c, GoCommand::FinalScore)?,
+            "final_score" => c.no_args(GoCommand::FinalScore)?,
             "final_status_list" => {
                 c.expect_args(1, "alive | dead | seki")?;
                 GoCommand::FinalStatusList(match c.args[0].as_str() {
@@ -324,7 +324,7 @@ impl GoCommand {
                 }
                 GoCommand::KataSetRules(parse_kata_rules(&c.args.join(" "))?)
             }
-            "kata-get-rules" => no_args(c, GoCommand::KataGetRules)?,
+            "kata-get-rules" => c.no_args(GoCommand::KataGetRules)?,
             "is_legal" => {
                 c.expect_args(2, "<color> <vertex>")?;
                 GoCommand::IsLegal(parse_color(c, 0)?, parse_move(c, 1, size)?)
@@ -338,7 +338,7 @@ impl GoCommand {
                     _ => GoCommand::Captures(color),
                 }
             }
-            "hamle-ownership" => no_args(c, GoCommand::Ownership)?,
+            "hamle-ownership" => c.no_args(GoCommand::Ownership)?,
             "hamle-principal_variation" => {
                 c.expect_args_between(0, 1, "[color]")?;
                 let color = match c.args.first() {
@@ -372,10 +372,6 @@ fn parse_switch(command: &Command) -> Result<bool, GtpError> {
         "off" | "false" | "0" => Ok(false),
         _ => Err(command.usage_error("on|off")),
     }
-}
-
-fn no_args(command: &Command, parsed: GoCommand) -> Result<GoCommand, GtpError> {
-    command.expect_args(0, "").map(|()| parsed)
 }
 
 /// `kata-set-rules`: a rule-set name (`chinese`, `tromp-taylor`, …, KataGo's `korean` and
@@ -799,7 +795,7 @@ impl GoEngine {
         self.searches += 1;
         self.settings
             .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_mul(crate::seed::GOLDEN_GAMMA)
             .wrapping_add(self.searches)
     }
 

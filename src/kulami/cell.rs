@@ -102,7 +102,7 @@ impl FromStr for Cell {
     type Err = ParseCellError;
 
     fn from_str(s: &str) -> Result<Cell, ParseCellError> {
-        let error = || ParseCellError(crate::protocol::shorten(s));
+        let error = || ParseCellError(crate::text::shorten(s));
         let mut chars = s.chars();
         let letter = chars.next().ok_or_else(error)?.to_ascii_lowercase();
         let col = COLUMN_LETTERS

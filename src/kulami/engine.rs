@@ -125,10 +125,6 @@ fn parse_cell(command: &Command, index: usize) -> Result<Cell, GtpError> {
         .map_err(|error| GtpError::syntax(error.to_string()))
 }
 
-fn no_args(command: &Command, parsed: KulamiCommand) -> Result<KulamiCommand, GtpError> {
-    command.expect_args(0, "").map(|()| parsed)
-}
-
 impl KulamiCommand {
     pub fn parse(command: &Command) -> Result<KulamiCommand, GtpError> {
         let c = command;
@@ -137,12 +133,12 @@ impl KulamiCommand {
                 c.expect_args(1, "<size>")?;
                 KulamiCommand::Boardsize(c.parse_arg(0, "a board size")?)
             }
-            "clear_board" => no_args(c, KulamiCommand::ClearBoard)?,
+            "clear_board" => c.no_args(KulamiCommand::ClearBoard)?,
             "kulami-new_game" => KulamiCommand::NewGame(parse_layout_choice(c)?),
-            "kulami-layout" => no_args(c, KulamiCommand::GetLayout)?,
-            "kulami-tiles" => no_args(c, KulamiCommand::Tiles)?,
+            "kulami-layout" => c.no_args(KulamiCommand::GetLayout)?,
+            "kulami-tiles" => c.no_args(KulamiCommand::Tiles)?,
             // GoGui draws this after every move when a ruler offers it: the tiles stay shown.
-            "gogui-rules_board_gfx" => no_args(c, KulamiCommand::Tiles)?,
+            "gogui-rules_board_gfx" => c.no_args(KulamiCommand::Tiles)?,
             "play" => {
                 c.expect_args(2, "<color> <cell>")?;
                 let color = parse_color(c, 0)?;
@@ -162,8 +158,8 @@ impl KulamiCommand {
                     KulamiCommand::RegGenmove(color)
                 }
             }
-            "undo" => no_args(c, KulamiCommand::Undo)?,
-            "showboard" => no_args(c, KulamiCommand::Showboard)?,
+            "undo" => c.no_args(KulamiCommand::Undo)?,
+            "showboard" => c.no_args(KulamiCommand::Showboard)?,
             "all_legal" => {
                 c.expect_args(1, "<color>")?;
                 KulamiCommand::AllLegal(parse_color(c, 0)?)
@@ -172,8 +168,8 @@ impl KulamiCommand {
                 c.expect_args(2, "<color> <cell>")?;
                 KulamiCommand::IsLegal(parse_color(c, 0)?, parse_cell(c, 1)?)
             }
-            "final_score" => no_args(c, KulamiCommand::FinalScore)?,
-            "kulami-position" => no_args(c, KulamiCommand::GetPosition)?,
+            "final_score" => c.no_args(KulamiCommand::FinalScore)?,
+            "kulami-position" => c.no_args(KulamiCommand::GetPosition)?,
             "kulami-set_position" => {
                 c.expect_args(1, "<position>")?;
                 let setup = c.args[0]
@@ -192,12 +188,12 @@ impl KulamiCommand {
                     word.parse::<Color>().ok().map(Color::index)
                 })?)
             }
-            "gogui-rules_game_id" => no_args(c, KulamiCommand::RulesGameId)?,
-            "gogui-rules_board_size" => no_args(c, KulamiCommand::RulesBoardSize)?,
-            "gogui-rules_board" => no_args(c, KulamiCommand::RulesBoard)?,
-            "gogui-rules_legal_moves" => no_args(c, KulamiCommand::RulesLegalMoves)?,
-            "gogui-rules_side_to_move" => no_args(c, KulamiCommand::RulesSideToMove)?,
-            "gogui-rules_final_result" => no_args(c, KulamiCommand::RulesFinalResult)?,
+            "gogui-rules_game_id" => c.no_args(KulamiCommand::RulesGameId)?,
+            "gogui-rules_board_size" => c.no_args(KulamiCommand::RulesBoardSize)?,
+            "gogui-rules_board" => c.no_args(KulamiCommand::RulesBoard)?,
+            "gogui-rules_legal_moves" => c.no_args(KulamiCommand::RulesLegalMoves)?,
+            "gogui-rules_side_to_move" => c.no_args(KulamiCommand::RulesSideToMove)?,
+            "gogui-rules_final_result" => c.no_args(KulamiCommand::RulesFinalResult)?,
             _ => return Err(GtpError::UnknownCommand),
         })
     }
@@ -262,7 +258,7 @@ impl KulamiEngine {
         self.draws += 1;
         self.settings
             .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_mul(crate::seed::GOLDEN_GAMMA)
             .wrapping_add(self.draws)
     }
 

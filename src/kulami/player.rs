@@ -125,7 +125,7 @@ fn key(position: &Position) -> u64 {
     // A multiply-xorshift mix of the two boards and the markers; collisions are checked
     // against the full key in the table, which is itself a hash of all of this.
     let mix = |x: u64| {
-        let x = (x ^ (x >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let x = (x ^ (x >> 31)).wrapping_mul(crate::seed::GOLDEN_GAMMA);
         x ^ (x >> 29)
     };
     let black = position.marbles(Color::Black);

@@ -20,8 +20,8 @@ use super::search::{Limits, Searcher, margin_for};
 use super::set_match::{Match, SetResult, StarterOrder};
 use crate::protocol::{
     CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
-    shorten,
 };
+use crate::text::shorten;
 
 /// Nodes a move may search when the command line does not say.
 pub const DEFAULT_NODES: u64 = 2_000_000;
@@ -141,10 +141,6 @@ fn parse_pit(command: &Command, index: usize, side: Side) -> Result<Pit, GtpErro
     })
 }
 
-fn no_args(command: &Command, parsed: MangalaCommand) -> Result<MangalaCommand, GtpError> {
-    command.expect_args(0, "").map(|()| parsed)
-}
-
 impl MangalaCommand {
     /// Parses `command`; a pit is read for the side named in the command. `total` is the
     /// set's stone count, which a position must hold.
@@ -158,7 +154,7 @@ impl MangalaCommand {
                     .map_err(|_| GtpError::UnacceptableSize)?;
                 MangalaCommand::Boardsize(size)
             }
-            "clear_board" => no_args(c, MangalaCommand::ClearBoard)?,
+            "clear_board" => c.no_args(MangalaCommand::ClearBoard)?,
             "mangala-draw" => {
                 c.expect_args_between(0, 1, "[hider]")?;
                 match c.args.first() {
@@ -166,7 +162,7 @@ impl MangalaCommand {
                     None => MangalaCommand::Draw(Side::South),
                 }
             }
-            "mangala-match" => no_args(c, MangalaCommand::MatchStatus)?,
+            "mangala-match" => c.no_args(MangalaCommand::MatchStatus)?,
             "mangala-rules" => {
                 c.expect_args_between(0, 1, "[turkish|kalah]")?;
                 match c.args.first() {
@@ -198,14 +194,14 @@ impl MangalaCommand {
                 c.expect_args(1, "<side>")?;
                 MangalaCommand::Genmove(parse_side(c, 0)?)
             }
-            "undo" => no_args(c, MangalaCommand::Undo)?,
-            "showboard" => no_args(c, MangalaCommand::Showboard)?,
+            "undo" => c.no_args(MangalaCommand::Undo)?,
+            "showboard" => c.no_args(MangalaCommand::Showboard)?,
             "all_legal" => {
                 c.expect_args(1, "<side>")?;
                 MangalaCommand::AllLegal(parse_side(c, 0)?)
             }
-            "final_score" => no_args(c, MangalaCommand::FinalScore)?,
-            "get_position" => no_args(c, MangalaCommand::GetPosition)?,
+            "final_score" => c.no_args(MangalaCommand::FinalScore)?,
+            "get_position" => c.no_args(MangalaCommand::GetPosition)?,
             "set_position" => {
                 c.expect_args(1, "<position>")?;
                 let position = Position::parse_with_total(c.arg(0)?, total)
@@ -225,13 +221,13 @@ impl MangalaCommand {
                     word.parse::<Side>().ok().map(Side::index)
                 })?)
             }
-            "gogui-rules_game_id" => no_args(c, MangalaCommand::GameId)?,
-            "gogui-rules_board_size" => no_args(c, MangalaCommand::BoardSize)?,
-            "gogui-rules_board" => no_args(c, MangalaCommand::Board)?,
-            "gogui-rules_board_gfx" => no_args(c, MangalaCommand::BoardGfx)?,
-            "gogui-rules_legal_moves" => no_args(c, MangalaCommand::LegalMoves)?,
-            "gogui-rules_side_to_move" => no_args(c, MangalaCommand::SideToMove)?,
-            "gogui-rules_final_result" => no_args(c, MangalaCommand::FinalResult)?,
+            "gogui-rules_game_id" => c.no_args(MangalaCommand::GameId)?,
+            "gogui-rules_board_size" => c.no_args(MangalaCommand::BoardSize)?,
+            "gogui-rules_board" => c.no_args(MangalaCommand::Board)?,
+            "gogui-rules_board_gfx" => c.no_args(MangalaCommand::BoardGfx)?,
+            "gogui-rules_legal_moves" => c.no_args(MangalaCommand::LegalMoves)?,
+            "gogui-rules_side_to_move" => c.no_args(MangalaCommand::SideToMove)?,
+            "gogui-rules_final_result" => c.no_args(MangalaCommand::FinalResult)?,
             _ => return Err(GtpError::UnknownCommand),
         })
     }

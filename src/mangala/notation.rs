@@ -170,13 +170,13 @@ fn parse_cells(text: &str) -> Result<([u8; CELLS], Side), PositionError> {
             if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(malformed(format!(
                     "expected a stone count, got '{}'",
-                    crate::protocol::shorten(count)
+                    crate::text::shorten(count)
                 )));
             }
             let value: u8 = count.parse().ok().filter(|&v| v < 64).ok_or_else(|| {
                 malformed(format!(
                     "{} stones do not fit a cell",
-                    crate::protocol::shorten(count)
+                    crate::text::shorten(count)
                 ))
             })?;
             cells[half * (PITS + 1) + offset] = value;

@@ -122,7 +122,7 @@ impl Table {
 
     fn bucket(&self, key: Key) -> usize {
         let mixed = (key.low ^ (u64::from(key.high) << 47).rotate_left(13))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            .wrapping_mul(crate::seed::GOLDEN_GAMMA);
         ((mixed >> 20) as usize & self.mask) * WAYS
     }
 
@@ -652,7 +652,7 @@ impl Searcher {
                     0
                 } else {
                     let mixed = (key.low ^ self.jitter ^ u64::from(pit.number()))
-                        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        .wrapping_mul(crate::seed::GOLDEN_GAMMA);
                     (mixed >> 61) as i32
                 };
                 shuffle

@@ -218,7 +218,10 @@ impl ClockCommand {
                 c.expect_args(3, "<color> <time> <stones>")?;
                 let word = c.arg(0)?;
                 let seat = seat(word).filter(|&seat| seat < SEATS).ok_or_else(|| {
-                    GtpError::syntax(format!("expected {sides}, got '{}'", super::shorten(word)))
+                    GtpError::syntax(format!(
+                        "expected {sides}, got '{}'",
+                        crate::text::shorten(word)
+                    ))
                 })?;
                 Ok(ClockCommand::TimeLeft {
                     seat,
@@ -241,7 +244,7 @@ fn parse_seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
     } else {
         Err(GtpError::syntax(format!(
             "expected a number of seconds, got '{}'",
-            super::shorten(&command.args[index])
+            crate::text::shorten(&command.args[index])
         )))
     }
 }

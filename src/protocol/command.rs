@@ -1,5 +1,6 @@
 use std::str::FromStr;
 
+use crate::text::shorten;
 use nom::branch::alt;
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{digit1, space0, space1};
@@ -92,20 +93,16 @@ impl Command {
             .ok_or_else(|| GtpError::syntax(format!("missing argument {}", index + 1)))
     }
 
+    /// Answers a command that takes no arguments: `parsed` when none came.
+    pub fn no_args<T>(&self, parsed: T) -> Result<T, GtpError> {
+        self.expect_args(0, "").map(|()| parsed)
+    }
+
     /// Parses argument `index` as a `T`; `what` names the expected entity in the error.
     pub fn parse_arg<T: FromStr>(&self, index: usize, what: &str) -> Result<T, GtpError> {
         let text = self.arg(index)?;
         text.parse()
             .map_err(|_| GtpError::syntax(format!("expected {what}, got '{}'", shorten(text))))
-    }
-}
-
-/// Keeps error messages readable when a client sends a 16 MiB argument.
-pub fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
     }
 }
 

@@ -11,7 +11,7 @@ pub mod log;
 mod server;
 
 pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeSystem};
-pub use command::{Command, parse_command, shorten};
+pub use command::{Command, parse_command};
 pub use error::GtpError;
 pub use input::{Input, MAX_LINE_BYTES, Signals, preprocess, spawn_reader};
 pub use server::{Engine, GOGUI_RULES_COMMANDS, Session, serve, serve_inputs};

@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 
 use super::GtpError;
-use super::command::{Command, parse_command, shorten};
+use super::command::{Command, parse_command};
 use super::input::{Input, Signals, spawn_reader};
+use crate::text::shorten;
 
 /// What a game implements to be served over GTP. The core answers the commands every
 /// engine shares (see [`CORE_COMMANDS`]) and hands every other command to [`Engine::execute`].

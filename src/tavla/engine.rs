@@ -15,7 +15,8 @@ use super::mat::write_mat;
 use super::moves::Candidate;
 use super::notation::{format_play, parse_play};
 use super::player::{Level, Player};
-use crate::protocol::{Command, Engine, GtpError, Session, shorten};
+use crate::protocol::{Command, Engine, GtpError, Session};
+use crate::text::shorten;
 
 /// Settings from the command line.
 #[derive(Clone, Debug)]
@@ -143,10 +144,6 @@ fn dice_token(text: &str) -> Option<Dice> {
         .flatten()
 }
 
-fn no_args(command: &Command, parsed: TavlaCommand) -> Result<TavlaCommand, GtpError> {
-    command.expect_args(0, "").map(|()| parsed)
-}
-
 impl TavlaCommand {
     pub fn parse(command: &Command) -> Result<TavlaCommand, GtpError> {
         let c = command;
@@ -223,9 +220,9 @@ impl TavlaCommand {
             "take" => TavlaCommand::Take(optional_side(c)?),
             "drop" => TavlaCommand::Drop(optional_side(c)?),
             "genmove_cube" => TavlaCommand::GenmoveCube(optional_side(c)?),
-            "undo" => no_args(c, TavlaCommand::Undo)?,
-            "showboard" => no_args(c, TavlaCommand::Showboard)?,
-            "all_legal" => no_args(c, TavlaCommand::AllLegal)?,
+            "undo" => c.no_args(TavlaCommand::Undo)?,
+            "showboard" => c.no_args(TavlaCommand::Showboard)?,
+            "all_legal" => c.no_args(TavlaCommand::AllLegal)?,
             "set_position" => {
                 c.expect_args_between(1, 2, "<position_id>[:<match_id>] [match_id]")?;
                 let first = c.arg(0)?;
@@ -239,7 +236,7 @@ impl TavlaCommand {
                     (None, m) => TavlaCommand::SetPosition(first.to_string(), m.cloned()),
                 }
             }
-            "get_position" => no_args(c, TavlaCommand::GetPosition)?,
+            "get_position" => c.no_args(TavlaCommand::GetPosition)?,
             "fibs_board" => TavlaCommand::FibsBoard(optional_side(c)?.unwrap_or(Side::Black)),
             "set_fibs_board" => {
                 c.expect_args_between(1, 2, "<board:…> [you: white|black]")?;
@@ -249,9 +246,9 @@ impl TavlaCommand {
                 };
                 TavlaCommand::SetFibsBoard(c.arg(0)?.to_string(), you)
             }
-            "final_result" => no_args(c, TavlaCommand::FinalResult)?,
-            "match_status" => no_args(c, TavlaCommand::MatchStatus)?,
-            "pip_count" => no_args(c, TavlaCommand::PipCount)?,
+            "final_result" => c.no_args(TavlaCommand::FinalResult)?,
+            "match_status" => c.no_args(TavlaCommand::MatchStatus)?,
+            "pip_count" => c.no_args(TavlaCommand::PipCount)?,
             "save_mat" => {
                 c.expect_args(1, "<path>")?;
                 TavlaCommand::SaveMat(c.arg(0)?.to_string())

@@ -179,7 +179,7 @@ pub fn duel(first: &mut Player, second: &mut Player, games: u64, seed: u64) -> D
     let (mut sum, mut sum_sq) = (0f64, 0f64);
     for pair in 0..pairs {
         let pair_seed = seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_mul(crate::seed::GOLDEN_GAMMA)
             .wrapping_add(pair.wrapping_mul(0xD1B5_4A32_D192_ED03));
         let mut pair_points = 0i64;
         for swap in [false, true] {

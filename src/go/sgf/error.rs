@@ -1,5 +1,7 @@
 use std::fmt;
 
+use crate::text::shorten;
+
 /// Where in the SGF text a problem was found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -96,15 +98,6 @@ impl SgfError {
             kind,
             position: Some(Position::locate(text, offset)),
         }
-    }
-}
-
-/// Keeps messages readable when an input puts megabytes into one identifier or value.
-fn shorten(s: &str) -> String {
-    const LIMIT: usize = 40;
-    match s.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &s[..cut]),
-        None => s.to_owned(),
     }
 }
 

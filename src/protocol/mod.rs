@@ -8,10 +8,12 @@ mod command;
 mod error;
 mod input;
 pub mod log;
+pub mod rules;
 mod server;
 
 pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeSystem};
 pub use command::{Command, parse_command};
 pub use error::GtpError;
 pub use input::{Input, MAX_LINE_BYTES, Signals, preprocess, spawn_reader};
-pub use server::{Engine, GOGUI_RULES_COMMANDS, Session, serve, serve_inputs};
+pub use rules::{GOGUI_RULES_COMMANDS, GoguiRules};
+pub use server::{Engine, Session, serve, serve_inputs};

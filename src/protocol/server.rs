@@ -6,6 +6,7 @@ use std::sync::mpsc::Receiver;
 use super::GtpError;
 use super::command::{Command, parse_command};
 use super::input::{Input, Signals, spawn_reader};
+use super::rules::{self, GoguiRules};
 use crate::text::shorten;
 
 /// What a game implements to be served over GTP. The core answers the commands every
@@ -28,6 +29,12 @@ pub trait Engine {
     /// span lines but must hold no empty line.
     fn execute(&mut self, command: &Command, session: &mut Session<'_>)
     -> Result<String, GtpError>;
+
+    /// The game's answers to GoGui's rules extension, which the core then serves (see
+    /// [`super::rules`]); `None` (the default) for a game GoGui knows, such as Go.
+    fn gogui_rules(&self) -> Option<&dyn GoguiRules> {
+        None
+    }
 
     /// Extra lines for `gogui-analyze_commands` (`type/label/command`).
     fn analyze_commands(&self) -> Vec<String> {
@@ -61,17 +68,6 @@ pub const CORE_COMMANDS: [&str; 12] = [
     "gomill-describe_engine",
     "gogui-interrupt",
     "gogui-analyze_commands",
-];
-
-/// GoGui's rules extension, answered by every board game but Go (whose board GoGui knows):
-/// games list these after their own commands.
-pub const GOGUI_RULES_COMMANDS: [&str; 6] = [
-    "gogui-rules_game_id",
-    "gogui-rules_board_size",
-    "gogui-rules_board",
-    "gogui-rules_legal_moves",
-    "gogui-rules_side_to_move",
-    "gogui-rules_final_result",
 ];
 
 /// What a running command may see of the connection: the interrupt flags and a way to
@@ -198,7 +194,14 @@ fn run_command<E: Engine>(
         return Err(GtpError::UnknownCommand);
     }
     // A bug in a game must not take a match down with it: report it and keep serving.
-    match catch_unwind(AssertUnwindSafe(|| engine.execute(command, session))) {
+    let dispatch = || match engine
+        .gogui_rules()
+        .and_then(|rules| rules::answer(rules, command))
+    {
+        Some(answer) => answer,
+        None => engine.execute(command, session),
+    };
+    match catch_unwind(AssertUnwindSafe(dispatch)) {
         Ok(result) => result,
         Err(panic) => {
             let what = panic

@@ -4,6 +4,8 @@
 pub mod abalone;
 pub mod arena;
 pub mod bench;
+pub mod contract;
+pub mod games;
 pub mod go;
 pub mod kulami;
 pub mod mangala;

@@ -12,7 +12,7 @@ mod arena_support;
 use arena_support::{bot, broken, hamle_match, ok, record, scratch, sorted_results};
 
 fn tag(record: &str, key: &str) -> String {
-    hamle::kulami::referee::record_tags(record)
+    hamle::contract::record::read_tags(record)
         .into_iter()
         .find(|(k, _)| k == key)
         .map(|(_, v)| v)
@@ -106,7 +106,7 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
         assert_eq!(replayed.result, result.result);
         assert_eq!(replayed.referee.moves().len(), result.moves);
         assert_eq!(result.reason, "score", "{result:?}");
-        use hamle::arena::referee::Referee;
+        use hamle::contract::Referee;
         let end = replayed.referee.natural_end().expect("the game is over");
         assert_eq!(end.result, result.result);
         layouts.push(tag(&text, "Layout"));
@@ -161,7 +161,7 @@ fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
         let replayed = hamle::mangala::referee::replay_record(&text).expect("replays legally");
         assert_eq!(replayed.result, result.result);
         assert_eq!(replayed.referee.sets().len(), 5, "five sets");
-        use hamle::arena::referee::Referee;
+        use hamle::contract::Referee;
         let end = replayed.referee.natural_end().expect("the match is over");
         assert_eq!(end.result, result.result);
         let (south, north) = result.result.split_once('-').expect("points");
@@ -242,7 +242,7 @@ fn abalone_matches_replay_and_repeat() {
         let (replayed, stated) =
             hamle::abalone::referee::replay_record(&text).expect("replays legally");
         assert_eq!(stated, result.result);
-        use hamle::arena::referee::Referee;
+        use hamle::contract::Referee;
         assert_eq!(replayed.moves_played(), result.moves);
         assert!(result.moves <= 60, "the cap holds: {result:?}");
         match result.reason.as_str() {

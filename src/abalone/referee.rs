@@ -1,13 +1,62 @@
-//! Abalone refereed by our rules for the arena: [`AbaloneReferee`] implements the arena's
-//! [`Referee`], so that `hamle match` can judge Abalone games once its command line offers
-//! the game.
+//! Abalone in the arena: [`AbaloneReferee`] judges every move by our rules, the match
+//! settings (`--start`) build it, and its text records replay.
 
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
+use crate::contract::record::{find_tag, read_tags, write_tags};
+use crate::contract::{
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+};
 
 use super::board::Color;
 use super::moves::Move;
 use super::position::StartPosition;
 use super::rules::{EndReason, EndRules, Game, GameResult};
+
+/// Abalone's match flags, as `hamle match` and `hamle ladder` take them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchFlags {
+    /// Abalone: the start position (standard, belgian-daisy, german-daisy).
+    #[arg(long, default_value = "standard")]
+    pub start: StartPosition,
+}
+
+impl MatchFlags {
+    /// The settings these flags give.
+    pub fn settings(&self) -> AbaloneMatchRules {
+        AbaloneMatchRules { start: self.start }
+    }
+}
+
+/// An Abalone match's settings: the start position of every game.
+#[derive(Copy, Clone, Debug)]
+pub struct AbaloneMatchRules {
+    pub start: StartPosition,
+}
+
+impl GameSettings for AbaloneMatchRules {
+    fn game(&self) -> &'static str {
+        "abalone"
+    }
+
+    fn decisive(&self) -> Vec<(&'static str, String)> {
+        vec![("start", self.start.to_string())]
+    }
+
+    fn default_max_moves(&self) -> usize {
+        super::rules::DEFAULT_MAX_PLIES as usize
+    }
+
+    /// The arena's cap (`--max-moves`) stops the game, reason "move cap"; the referee's
+    /// rules have none of their own.
+    fn referee(&self, _pair_seed: u64) -> Box<dyn Referee> {
+        Box::new(AbaloneReferee::new(
+            self.start,
+            EndRules {
+                max_plies: 0,
+                repetition_draw: false,
+            },
+        ))
+    }
+}
 
 /// An arena game of Abalone: the first seat plays Black.
 #[derive(Clone, Debug)]
@@ -105,15 +154,15 @@ impl Referee for AbaloneReferee {
         players: [&str; 2],
         comment: &str,
     ) -> (String, &'static str) {
-        let quote = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
-        let mut text = format!(
-            "[Game \"Abalone\"]\n[Black \"{}\"]\n[White \"{}\"]\n[Start \"{}\"]\n[Result \"{}\"]\n[Comment \"{}\"]\n\n",
-            quote(players[0]),
-            quote(players[1]),
-            self.start,
-            quote(result.unwrap_or("*")),
-            quote(comment)
-        );
+        let mut text = write_tags(&[
+            ("Game", "Abalone".to_owned()),
+            ("Black", players[0].to_owned()),
+            ("White", players[1].to_owned()),
+            ("Start", self.start.to_string()),
+            ("Result", result.unwrap_or("*").to_owned()),
+            ("Comment", comment.to_owned()),
+        ]);
+        text.push('\n');
         let moves: Vec<String> = self.game.moves().map(|m| m.to_string()).collect();
         for (number, pair) in moves.chunks(2).enumerate() {
             text.push_str(&format!("{}. {}\n", number + 1, pair.join(" ")));
@@ -128,13 +177,8 @@ impl Referee for AbaloneReferee {
 /// (no length cap: a capped game replays to its last move); returns the referee and the
 /// `Result` tag, or the first problem.
 pub fn replay_record(text: &str) -> Result<(AbaloneReferee, String), String> {
-    let tags = crate::kulami::referee::record_tags(text);
-    let tag = |key: &str| {
-        tags.iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| format!("tag {key} is missing"))
-    };
+    let tags = read_tags(text);
+    let tag = |key: &str| find_tag(&tags, key);
     if tag("Game")? != "Abalone" {
         return Err("not an Abalone record".to_owned());
     }

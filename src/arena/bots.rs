@@ -25,29 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::gtp::Launch;
-
-/// The five games; a bot plays one.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Go,
-    Tavla,
-    Abalone,
-    Kulami,
-    Mangala,
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameKind::Go => "go",
-            GameKind::Tavla => "tavla",
-            GameKind::Abalone => "abalone",
-            GameKind::Kulami => "kulami",
-            GameKind::Mangala => "mangala",
-        })
-    }
-}
+pub use crate::games::GameKind;
 
 /// An option value as written in `[options]`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

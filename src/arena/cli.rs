@@ -6,12 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::bots::{Bot, BotError, GameKind, bot_or_command};
-use super::match_play::{
-    FailurePolicy, GameSetup, IllegalPolicy, KulamiLayouts, MatchSettings, Standings, run_match,
-};
+use super::bots::{Bot, BotError, bot_or_command};
+use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, Standings, run_match};
 use super::regress::Regress;
-use crate::go::rules::RuleSet;
+use crate::games::{self, GameKind, MatchFlags};
 
 /// `hamle regress PROGRAM TEST.tst…`
 #[derive(Args, Debug)]
@@ -121,48 +119,8 @@ pub struct ArenaOptions {
     /// agree): go, tavla, abalone, kulami or mangala.
     #[arg(long)]
     pub game: Option<String>,
-    /// Go board size.
-    #[arg(long, default_value_t = 9)]
-    pub size: usize,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    pub komi: f32,
-    /// The rules the arena referees by: japanese, chinese, tromp-taylor, aga or new-zealand.
-    /// Set the bots' own rules in their bot files to match.
-    #[arg(long, default_value = "chinese")]
-    pub rules: RuleSet,
-    /// Abalone: the start position (standard, belgian-daisy, german-daisy).
-    #[arg(long, default_value = "standard")]
-    pub start: crate::abalone::position::StartPosition,
-    /// Kulami: `random` (a layout drawn from each pair's seed, the same for both games of
-    /// the pair), `default` (the rule book's), or a layout text (rows separated by `/`).
-    #[arg(long, default_value = "random")]
-    pub layout: String,
-    /// Kulami: `tournament` (rows + largest area + tiles) or `standard` (tiles only).
-    #[arg(long, default_value = "tournament", value_parser = ["tournament", "standard"])]
-    pub scoring: String,
-    /// Kulami: the row bonus, `length` or points per row.
-    #[arg(long, default_value = "length")]
-    pub row_bonus: crate::kulami::RowBonus,
-    /// Mangala: sets a game (a match of the sheet is 5, scored 1 / ½ / 0 a set).
-    #[arg(long, default_value_t = 5)]
-    pub sets: usize,
-    /// Mangala: stones a pit at the start of a set (1-5).
-    #[arg(long, default_value_t = 4)]
-    pub stones: u8,
-    /// Mangala: the end rule, `turkish` (the sheet's) or `kalah`.
-    #[arg(long, default_value = "turkish")]
-    pub mangala_rules: crate::mangala::EndRule,
-    /// Mangala: who starts sets 2-5, `alternate` or `fixed` (the draw's winner).
-    #[arg(long, default_value = "alternate")]
-    pub starters: crate::mangala::StarterOrder,
-    /// Tavla: points to win the match an arena game is (with the cube and the Crawford
-    /// rule); 0 is one money game.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=64))]
-    pub points: u32,
-    /// Tavla: no doubling cube (with `--points 0`: cubeless money games, for strength tests).
-    #[arg(long)]
-    pub cubeless: bool,
+    #[command(flatten)]
+    pub games: MatchFlags,
     /// What an illegal move costs: `forfeit` (the game) or `warn3` (the Kulami sheet's
     /// warnings: the engine takes it back with `undo` and moves again; the third loses).
     #[arg(long, value_enum, default_value = "forfeit")]
@@ -201,7 +159,7 @@ pub struct ArenaOptions {
     /// `MARGIN:MOVES` ends a game as a resignation once both engines put the same side
     /// ahead by MARGIN or more after MOVES moves in a row.
     #[arg(long)]
-    pub adjudicate: Option<super::referee::Adjudication>,
+    pub adjudicate: Option<super::adjudication::Adjudication>,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -418,7 +376,7 @@ pub fn match_settings(
 ) -> Result<MatchSettings, String> {
     let move_timeout = seconds(options.move_timeout, "--move-timeout")?;
     let start_timeout = seconds(options.start_timeout, "--start-timeout")?;
-    let game = game_setup(options, kind)?;
+    let game = games::settings(kind, &options.games)?;
     if options.concurrency == 0 {
         return Err("--concurrency must be at least 1".to_owned());
     }
@@ -446,20 +404,6 @@ pub fn match_settings(
     })
 }
 
-/// The game named on the command line.
-pub fn parse_game(word: &str) -> Result<GameKind, String> {
-    match word.to_ascii_lowercase().as_str() {
-        "go" => Ok(GameKind::Go),
-        "tavla" => Ok(GameKind::Tavla),
-        "abalone" => Ok(GameKind::Abalone),
-        "kulami" => Ok(GameKind::Kulami),
-        "mangala" => Ok(GameKind::Mangala),
-        _ => Err(format!(
-            "unknown game '{word}': use go, tavla, abalone, kulami or mangala"
-        )),
-    }
-}
-
 /// Reads the bots of a match or ladder and the game they all play: bot files name their
 /// game; command lines play `--game` (else the bot files' game, else Go). Bots of different
 /// games, or a game the arena does not referee, are errors.
@@ -468,7 +412,7 @@ pub fn match_bots(
     specs: &[&str],
     game: Option<&str>,
 ) -> Result<(Vec<Bot>, GameKind), String> {
-    let wanted = game.map(parse_game).transpose()?;
+    let wanted = game.map(str::parse::<GameKind>).transpose()?;
     let mut bots = Vec::with_capacity(specs.len());
     for spec in specs {
         // The game given here only matters for a command line; it is fixed up below.
@@ -498,54 +442,4 @@ pub fn match_bots(
         bot.game = kind;
     }
     Ok((bots, kind))
-}
-
-/// The game settings of `hamle match` for `kind`.
-fn game_setup(args: &ArenaOptions, kind: GameKind) -> Result<GameSetup, String> {
-    Ok(match kind {
-        GameKind::Go => GameSetup::Go {
-            board_size: args.size,
-            komi: args.komi,
-            rules: args.rules,
-        },
-        GameKind::Abalone => GameSetup::Abalone { start: args.start },
-        GameKind::Kulami => GameSetup::Kulami {
-            layouts: kulami_layouts(&args.layout)?,
-            scoring: crate::kulami::Scoring {
-                tiles_only: args.scoring == "standard",
-                row_bonus: args.row_bonus,
-            },
-        },
-        GameKind::Mangala => {
-            if !(1..=crate::mangala::set_match::SETS).contains(&args.sets) {
-                return Err(format!("--sets must be 1 to 5, got {}", args.sets));
-            }
-            if !(1..=crate::mangala::rules::MAX_STONES_PER_PIT).contains(&args.stones) {
-                return Err(format!("--stones must be 1 to 5, got {}", args.stones));
-            }
-            GameSetup::Mangala(crate::mangala::referee::MangalaMatchRules {
-                stones: args.stones,
-                rule: args.mangala_rules,
-                sets: args.sets,
-                order: args.starters,
-            })
-        }
-        GameKind::Tavla => GameSetup::Tavla(crate::tavla::referee::TavlaMatchRules {
-            points: args.points,
-            cube: !args.cubeless,
-        }),
-    })
-}
-
-/// `--layout`: `random`, `default` or a layout text.
-pub fn kulami_layouts(text: &str) -> Result<KulamiLayouts, String> {
-    Ok(match text {
-        "random" => KulamiLayouts::Random,
-        "default" => KulamiLayouts::Fixed(Box::new(crate::kulami::Layout::standard())),
-        other => KulamiLayouts::Fixed(Box::new(
-            other
-                .parse()
-                .map_err(|error| format!("--layout: invalid layout: {error}"))?,
-        )),
-    })
 }

@@ -17,11 +17,12 @@
 use std::path::{Path, PathBuf};
 
 use super::bots::Bot;
-use super::match_play::{MatchError, MatchSettings, derive_seed, run_match};
+use super::match_play::{MatchError, MatchSettings, run_match};
 use super::rating::{Ratings, Tally};
 use super::report::{PairingResults, ReportContext, write_summary};
 pub use super::report::{RATINGS_FILE, REPORT_FILE};
 use super::store::{self, GameResult, SETTINGS_FILE, StoreError, check_settings, write_atomically};
+use crate::seed::derive_seed;
 
 /// The ladder's settings file.
 pub const LADDER_FILE: &str = "ladder.txt";

@@ -22,22 +22,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::bots::{Bot, BotError, GameKind};
+use super::adjudication::Adjudication;
+use super::bots::{Bot, BotError};
 use super::gtp::{EngineError, EngineProcess};
-use super::referee::{Adjudication, GoReferee, LossKind, Outcome, Referee, Seat, Turn};
 use super::sprt::{self, SprtSpec};
 use super::store::{GameResult, ResultStore, StoreError, Winner};
 use super::time_control::{GRACE, PlayerClock, TimeControl};
-use crate::abalone::position::StartPosition;
-use crate::abalone::referee::AbaloneReferee;
-use crate::abalone::rules::EndRules;
-use crate::go::rules::RuleSet;
-use crate::kulami::referee::KulamiReferee;
-use crate::kulami::{Layout, Scoring};
-use crate::mangala::draw::Draw;
-use crate::mangala::referee::{MangalaMatchRules, MangalaReferee};
-use crate::mangala::rules::Side;
-use crate::tavla::referee::{TavlaMatchRules, TavlaReferee};
+use crate::contract::{GameSettings, LossKind, Outcome, Referee, Seat, Turn};
+use crate::seed::derive_seed;
 
 /// How many times `--recover` replays a game whose engine failed.
 pub const RECOVERY_ATTEMPTS: usize = 2;
@@ -82,156 +74,6 @@ impl IllegalPolicy {
 /// Warnings that lose the game under [`IllegalPolicy::Warn3`].
 pub const WARNINGS_TO_LOSE: usize = 3;
 
-/// Where Kulami games' layouts come from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum KulamiLayouts {
-    /// A layout drawn from each pair's seed: the same for both games of a pair.
-    Random,
-    /// One layout for every game (`default` is the rule book's).
-    Fixed(Box<Layout>),
-}
-
-impl std::fmt::Display for KulamiLayouts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            KulamiLayouts::Random => f.write_str("random"),
-            KulamiLayouts::Fixed(layout) => write!(f, "{layout}"),
-        }
-    }
-}
-
-/// The game and its settings: how each game's referee is built.
-#[derive(Clone, Debug)]
-pub enum GameSetup {
-    Go {
-        board_size: usize,
-        komi: f32,
-        rules: RuleSet,
-    },
-    Abalone {
-        start: StartPosition,
-    },
-    Kulami {
-        layouts: KulamiLayouts,
-        scoring: Scoring,
-    },
-    Mangala(MangalaMatchRules),
-    Tavla(TavlaMatchRules),
-}
-
-impl GameSetup {
-    pub fn kind(&self) -> GameKind {
-        match self {
-            GameSetup::Go { .. } => GameKind::Go,
-            GameSetup::Abalone { .. } => GameKind::Abalone,
-            GameSetup::Kulami { .. } => GameKind::Kulami,
-            GameSetup::Mangala(_) => GameKind::Mangala,
-            GameSetup::Tavla(_) => GameKind::Tavla,
-        }
-    }
-
-    /// The move cap when the command line gives none.
-    pub fn default_max_moves(&self) -> usize {
-        match self {
-            GameSetup::Go { board_size, .. } => board_size.saturating_mul(*board_size) * 3,
-            GameSetup::Abalone { .. } => crate::abalone::rules::DEFAULT_MAX_PLIES as usize,
-            // 56 marbles: a Kulami game cannot be longer.
-            GameSetup::Kulami { .. } => 56,
-            // Sets always end (stones only move towards the stores); this is a safety net.
-            GameSetup::Mangala(rules) => 1000 * rules.sets,
-            // Games always end; a match of N points has at most 2N - 1 games.
-            GameSetup::Tavla(rules) => 1000 * (2 * rules.points as usize).saturating_sub(1).max(1),
-        }
-    }
-
-    /// The settings that decide the games, for `match.txt`.
-    fn decisive(&self) -> Vec<(String, String)> {
-        let pairs: Vec<(&str, String)> = match self {
-            GameSetup::Go {
-                board_size,
-                komi,
-                rules,
-            } => vec![
-                ("board_size", board_size.to_string()),
-                ("komi", komi.to_string()),
-                ("rules", rules.name().to_owned()),
-            ],
-            GameSetup::Abalone { start } => vec![("start", start.to_string())],
-            GameSetup::Kulami { layouts, scoring } => vec![
-                ("layout", layouts.to_string()),
-                (
-                    "scoring",
-                    if scoring.tiles_only {
-                        "standard".to_owned()
-                    } else {
-                        "tournament".to_owned()
-                    },
-                ),
-                ("row_bonus", scoring.row_bonus.to_string()),
-            ],
-            GameSetup::Mangala(rules) => vec![
-                ("mangala_rules", rules.rule.to_string()),
-                ("stones", rules.stones.to_string()),
-                ("sets", rules.sets.to_string()),
-                (
-                    "starters",
-                    match rules.order {
-                        crate::mangala::StarterOrder::Alternate => "alternate",
-                        crate::mangala::StarterOrder::Fixed => "fixed",
-                    }
-                    .to_owned(),
-                ),
-            ],
-            GameSetup::Tavla(rules) => vec![
-                ("points", rules.points.to_string()),
-                ("cube", rules.cube.to_string()),
-            ],
-        };
-        pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
-    }
-
-    /// The referee of game `index` of a match with seed `seed`.
-    /// Kulami's layout and Mangala's draw come from the pair's seed, so both games of a
-    /// pair share them.
-    pub fn referee(&self, seed: u64, index: usize) -> Result<Box<dyn Referee>, String> {
-        let pair = pair_seed(seed, (index / 2) as u64);
-        Ok(match self {
-            GameSetup::Go {
-                board_size,
-                komi,
-                rules,
-            } => Box::new(GoReferee::new(*board_size, *komi, *rules)?),
-            // The arena's cap (`--max-moves`) stops the game, reason "move cap"; the
-            // referee's rules have none of their own.
-            GameSetup::Abalone { start } => Box::new(AbaloneReferee::new(
-                *start,
-                EndRules {
-                    max_plies: 0,
-                    repetition_draw: false,
-                },
-            )),
-            GameSetup::Kulami { layouts, scoring } => {
-                let layout = match layouts {
-                    KulamiLayouts::Random => Layout::random(pair),
-                    KulamiLayouts::Fixed(layout) => (**layout).clone(),
-                };
-                Box::new(KulamiReferee::new(layout, *scoring))
-            }
-            GameSetup::Mangala(rules) => {
-                if !(1..=crate::mangala::set_match::SETS).contains(&rules.sets) {
-                    return Err(format!("--sets must be 1 to 5, got {}", rules.sets));
-                }
-                let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(pair);
-                Box::new(MangalaReferee::new(
-                    *rules,
-                    Draw::run(Side::South, &mut rng),
-                ))
-            }
-            GameSetup::Tavla(rules) => Box::new(TavlaReferee::new(*rules, pair)),
-        })
-    }
-}
-
 /// Pair k's seed, for what both games of the pair share (Kulami's layout, Mangala's draw).
 pub fn pair_seed(seed: u64, pair: u64) -> u64 {
     derive_seed(seed ^ PAIR_SEED_MASK, pair)
@@ -245,7 +87,8 @@ pub const PAIR_SEED_MASK: u64 = 0x7061_6972_7365_6564;
 pub struct MatchSettings {
     pub bots: [Bot; 2],
     pub games: usize,
-    pub game: GameSetup,
+    /// The game and the settings that decide its games.
+    pub game: Arc<dyn GameSettings>,
     pub seed: u64,
     /// A game reaching this many moves is counted as it stands.
     pub max_moves: usize,
@@ -275,10 +118,15 @@ impl MatchSettings {
     /// The settings `--resume` must find unchanged (not concurrency: it changes no game).
     pub fn decisive(&self) -> Vec<(String, String)> {
         let mut settings = vec![
-            ("game".to_owned(), self.game.kind().to_string()),
+            ("game".to_owned(), self.game.game().to_owned()),
             ("games".to_owned(), self.games.to_string()),
         ];
-        settings.extend(self.game.decisive());
+        settings.extend(
+            self.game
+                .decisive()
+                .into_iter()
+                .map(|(key, value)| (key.to_owned(), value)),
+        );
         settings.extend([
             ("seed".to_owned(), self.seed.to_string()),
             ("max_moves".to_owned(), self.max_moves.to_string()),
@@ -337,8 +185,6 @@ impl MatchSettings {
         }
     }
 }
-
-pub use crate::seed::derive_seed;
 
 /// Why a match could not run.
 #[derive(Debug)]
@@ -466,8 +312,8 @@ enum Ending {
 
 /// Runs (or resumes) a match; returns every finished game, old and new.
 pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResult>, MatchError> {
-    let kind = settings.game.kind();
-    if settings.bots.iter().any(|bot| bot.game != kind) {
+    let kind = settings.game.game();
+    if settings.bots.iter().any(|bot| bot.game.name() != kind) {
         return Err(MatchError::Invalid(format!(
             "both bots must play the match's game ({kind}); {} plays {} and {} plays {}",
             settings.bots[0].name,
@@ -482,11 +328,6 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
             settings.bots[0].name
         )));
     }
-    // A bad game setting fails before anything is written.
-    settings
-        .game
-        .referee(settings.seed, 0)
-        .map_err(MatchError::Invalid)?;
     // Every command must exist before anything is written.
     for bot in &settings.bots {
         bot.launch(&settings.hamle_exe, None)?;
@@ -638,10 +479,9 @@ async fn play_game(
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let referee = match settings.game.referee(settings.seed, index) {
-            Ok(referee) => referee,
-            Err(message) => unreachable!("checked before the match: {message}"),
-        };
+        let referee = settings
+            .game
+            .referee(pair_seed(settings.seed, (index / 2) as u64));
         let (referee, ending, used) = play_once(settings, referee, seat_bots, seed, logs).await;
         let name = |seat: Seat| settings.bots[seat_bots[seat.index()]].name.clone();
         let (outcome, reason) = match ending {
@@ -1037,13 +877,6 @@ fn ordinal(n: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn seeds_differ_per_game_and_repeat_per_seed() {
-        assert_eq!(derive_seed(5, 0), derive_seed(5, 0));
-        assert_ne!(derive_seed(5, 0), derive_seed(5, 1));
-        assert_ne!(derive_seed(5, 0), derive_seed(6, 0));
-    }
 
     #[test]
     fn pairs_swap_colours() {

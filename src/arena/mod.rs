@@ -4,13 +4,13 @@
 //! time), `hamle ladder` (round robin, gauntlet or Swiss, maximum-likelihood Elo, a
 //! crosstable and an HTML report; sharded runs merged).
 
+pub mod adjudication;
 pub mod bots;
 pub mod cli;
 pub mod gtp;
 pub mod ladder;
 pub mod match_play;
 pub mod rating;
-pub mod referee;
 pub mod regress;
 pub mod report;
 pub mod sprt;

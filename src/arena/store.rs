@@ -14,6 +14,7 @@
 //! A crash while appending leaves at most a torn last line: on resume it is cut off (its
 //! game is played again); any other bad line is an error naming it, and nothing is changed.
 
+use crate::contract::record::write_tags;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -426,16 +427,17 @@ pub fn pgn(results: &[GameResult], event: &str) -> String {
             Winner::Second => "0-1",
             Winner::Draw | Winner::Void => "1/2-1/2",
         };
-        let tag = |value: &str| value.replace('\\', "\\\\").replace('"', "\\\"");
-        text.push_str(&format!(
-            "[Event \"{}\"]\n[Site \"hamle\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{score}\"]\n[GameResult \"{}\"]\n[Termination \"{}\"]\n\n{score}\n\n",
-            tag(event),
-            result.game + 1,
-            tag(&result.first),
-            tag(&result.second),
-            tag(&result.result),
-            tag(&result.reason),
-        ));
+        text.push_str(&write_tags(&[
+            ("Event", event.to_owned()),
+            ("Site", "hamle".to_owned()),
+            ("Round", (result.game + 1).to_string()),
+            ("White", result.first.clone()),
+            ("Black", result.second.clone()),
+            ("Result", score.to_owned()),
+            ("GameResult", result.result.clone()),
+            ("Termination", result.reason.clone()),
+        ]));
+        text.push_str(&format!("\n{score}\n\n"));
     }
     text
 }

@@ -3,10 +3,12 @@
 pub mod analysis;
 pub mod bench;
 pub mod board;
+pub mod cli;
 pub mod color;
 pub mod engine;
 pub mod game;
 pub mod player;
+pub mod referee;
 pub mod rules;
 pub mod score;
 pub mod sgf;

@@ -20,12 +20,114 @@
 //! B+5
 //! ```
 
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
+use crate::contract::record::{find_tag, read_tags, write_tags};
+use crate::contract::{
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+};
 
 use super::cell::Cell;
 use super::layout::Layout;
 use super::rules::{Color, Game};
 use super::score::{RowBonus, Scoring, score};
+
+/// Kulami's match flags, as `hamle match` and `hamle ladder` take them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchFlags {
+    /// Kulami: `random` (a layout drawn from each pair's seed, the same for both games of
+    /// the pair), `default` (the rule book's), or a layout text (rows separated by `/`).
+    #[arg(long, default_value = "random")]
+    pub layout: String,
+    /// Kulami: `tournament` (rows + largest area + tiles) or `standard` (tiles only).
+    #[arg(long, default_value = "tournament", value_parser = ["tournament", "standard"])]
+    pub scoring: String,
+    /// Kulami: the row bonus, `length` or points per row.
+    #[arg(long, default_value = "length")]
+    pub row_bonus: RowBonus,
+}
+
+impl MatchFlags {
+    /// The settings these flags give, checked.
+    pub fn settings(&self) -> Result<KulamiMatchRules, String> {
+        Ok(KulamiMatchRules {
+            layouts: self.layout.parse()?,
+            scoring: Scoring {
+                tiles_only: self.scoring == "standard",
+                row_bonus: self.row_bonus,
+            },
+        })
+    }
+}
+
+/// Where Kulami games' layouts come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KulamiLayouts {
+    /// A layout drawn from each pair's seed: the same for both games of a pair.
+    Random,
+    /// One layout for every game (`default` is the rule book's).
+    Fixed(Box<Layout>),
+}
+
+impl std::str::FromStr for KulamiLayouts {
+    type Err = String;
+
+    /// `--layout`: `random`, `default` or a layout text.
+    fn from_str(text: &str) -> Result<KulamiLayouts, String> {
+        Ok(match text {
+            "random" => KulamiLayouts::Random,
+            "default" => KulamiLayouts::Fixed(Box::new(Layout::standard())),
+            other => KulamiLayouts::Fixed(Box::new(
+                other
+                    .parse()
+                    .map_err(|error| format!("--layout: invalid layout: {error}"))?,
+            )),
+        })
+    }
+}
+
+impl std::fmt::Display for KulamiLayouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KulamiLayouts::Random => f.write_str("random"),
+            KulamiLayouts::Fixed(layout) => write!(f, "{layout}"),
+        }
+    }
+}
+
+/// A Kulami match's settings: the layouts and the scoring.
+#[derive(Clone, Debug)]
+pub struct KulamiMatchRules {
+    pub layouts: KulamiLayouts,
+    pub scoring: Scoring,
+}
+
+impl GameSettings for KulamiMatchRules {
+    fn game(&self) -> &'static str {
+        "kulami"
+    }
+
+    fn decisive(&self) -> Vec<(&'static str, String)> {
+        let (scoring, bonus) = scoring_words(self.scoring);
+        vec![
+            ("layout", self.layouts.to_string()),
+            ("scoring", scoring.to_owned()),
+            ("row_bonus", bonus),
+        ]
+    }
+
+    /// 56 marbles: a Kulami game cannot be longer.
+    fn default_max_moves(&self) -> usize {
+        56
+    }
+
+    /// A random layout is drawn from the pair's seed, so both games of a pair share it.
+    fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
+        let layout = match &self.layouts {
+            KulamiLayouts::Random => Layout::random(pair_seed),
+            KulamiLayouts::Fixed(layout) => (**layout).clone(),
+        };
+        Box::new(KulamiReferee::new(layout, self.scoring))
+    }
+}
 
 /// An arena game of Kulami: the first seat plays Black.
 #[derive(Clone, Debug)]
@@ -139,17 +241,20 @@ impl Referee for KulamiReferee {
         players: [&str; 2],
         comment: &str,
     ) -> (String, &'static str) {
-        let quote = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
         let (scoring, bonus) = scoring_words(self.scoring);
         let score = score(self.game.layout(), self.game.position(), self.scoring);
-        let mut text = format!(
-            "[Game \"Kulami\"]\n[Black \"{}\"]\n[Red \"{}\"]\n[Layout \"{}\"]\n[Scoring \"{scoring}\"]\n[RowBonus \"{bonus}\"]\n[Result \"{}\"]\n[Score \"{score}\"]\n[Comment \"{}\"]\n\n",
-            quote(players[0]),
-            quote(players[1]),
-            self.game.layout(),
-            quote(result.unwrap_or("*")),
-            quote(comment)
-        );
+        let mut text = write_tags(&[
+            ("Game", "Kulami".to_owned()),
+            ("Black", players[0].to_owned()),
+            ("Red", players[1].to_owned()),
+            ("Layout", self.game.layout().to_string()),
+            ("Scoring", scoring.to_owned()),
+            ("RowBonus", bonus),
+            ("Result", result.unwrap_or("*").to_owned()),
+            ("Score", score.to_string()),
+            ("Comment", comment.to_owned()),
+        ]);
+        text.push('\n');
         for (number, pair) in self.moves.chunks(2).enumerate() {
             let pair: Vec<String> = pair.iter().map(Cell::to_string).collect();
             text.push_str(&format!("{}. {}\n", number + 1, pair.join(" ")));
@@ -158,20 +263,6 @@ impl Referee for KulamiReferee {
         text.push('\n');
         (text, "txt")
     }
-}
-
-/// The tags of a text record (`[Key "value"]` lines), in order.
-pub fn record_tags(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter_map(|line| line.strip_prefix('[')?.strip_suffix("\"]"))
-        .filter_map(|inner| {
-            let (key, value) = inner.split_once(" \"")?;
-            Some((
-                key.to_owned(),
-                value.replace("\\\"", "\"").replace("\\\\", "\\"),
-            ))
-        })
-        .collect()
 }
 
 /// A replayed record: the referee after the last move, and the `Result` tag.
@@ -183,13 +274,8 @@ pub struct Replayed {
 /// Reads a record written by [`KulamiReferee`] and replays every move under the rules;
 /// fails naming the first problem (a bad tag, an illegal move).
 pub fn replay_record(text: &str) -> Result<Replayed, String> {
-    let tags = record_tags(text);
-    let tag = |key: &str| {
-        tags.iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| format!("tag {key} is missing"))
-    };
+    let tags = read_tags(text);
+    let tag = |key: &str| find_tag(&tags, key);
     if tag("Game")? != "Kulami" {
         return Err("not a Kulami record".to_owned());
     }

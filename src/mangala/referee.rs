@@ -32,13 +32,51 @@
 //! again. A one-set match's result is the set's (`S+6`, `N+2`, `0`); a longer match's is
 //! South's points, a dash, North's (`3.5-1.5`).
 
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
+use crate::contract::record::{find_tag, read_tags, write_tags};
+use crate::contract::{
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+};
 
 use super::draw::Draw;
 use super::engine::score_text;
 use super::game::Game;
 use super::rules::{EndRule, Pit, Side};
 use super::set_match::{Match, SetResult, StarterOrder, points_text};
+
+/// Mangala's match flags, as `hamle match` and `hamle ladder` take them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchFlags {
+    /// Mangala: sets a game (a match of the sheet is 5, scored 1 / ½ / 0 a set).
+    #[arg(long, default_value_t = 5)]
+    pub sets: usize,
+    /// Mangala: stones a pit at the start of a set (1-5).
+    #[arg(long, default_value_t = 4)]
+    pub stones: u8,
+    /// Mangala: the end rule, `turkish` (the sheet's) or `kalah`.
+    #[arg(long, default_value = "turkish")]
+    pub mangala_rules: EndRule,
+    /// Mangala: who starts sets 2-5, `alternate` or `fixed` (the draw's winner).
+    #[arg(long, default_value = "alternate")]
+    pub starters: StarterOrder,
+}
+
+impl MatchFlags {
+    /// The settings these flags give, checked.
+    pub fn settings(&self) -> Result<MangalaMatchRules, String> {
+        if !(1..=super::set_match::SETS).contains(&self.sets) {
+            return Err(format!("--sets must be 1 to 5, got {}", self.sets));
+        }
+        if !(1..=super::rules::MAX_STONES_PER_PIT).contains(&self.stones) {
+            return Err(format!("--stones must be 1 to 5, got {}", self.stones));
+        }
+        Ok(MangalaMatchRules {
+            stones: self.stones,
+            rule: self.mangala_rules,
+            sets: self.sets,
+            order: self.starters,
+        })
+    }
+}
 
 /// Settings of a refereed match.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,6 +86,32 @@ pub struct MangalaMatchRules {
     /// 1 to 5.
     pub sets: usize,
     pub order: StarterOrder,
+}
+
+impl GameSettings for MangalaMatchRules {
+    fn game(&self) -> &'static str {
+        "mangala"
+    }
+
+    fn decisive(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("mangala_rules", self.rule.to_string()),
+            ("stones", self.stones.to_string()),
+            ("sets", self.sets.to_string()),
+            ("starters", starter_order_word(self.order).to_owned()),
+        ]
+    }
+
+    /// Sets always end (stones only move towards the stores); this is a safety net.
+    fn default_max_moves(&self) -> usize {
+        1000 * self.sets
+    }
+
+    /// The draw comes from the pair's seed, so both games of a pair share it.
+    fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(pair_seed);
+        Box::new(MangalaReferee::new(*self, Draw::run(Side::South, &mut rng)))
+    }
 }
 
 /// An arena game of Mangala: a match of `sets` sets, South in the first seat.
@@ -259,19 +323,19 @@ impl Referee for MangalaReferee {
         players: [&str; 2],
         comment: &str,
     ) -> (String, &'static str) {
-        let quote = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
-        let mut text = format!(
-            "[Game \"Mangala\"]\n[South \"{}\"]\n[North \"{}\"]\n[Rules \"{}\"]\n[Stones \"{}\"]\n[Sets \"{}\"]\n[Starters \"{}\"]\n[Draw \"{}\"]\n[Result \"{}\"]\n[Comment \"{}\"]\n\n",
-            quote(players[0]),
-            quote(players[1]),
-            self.rules.rule,
-            self.rules.stones,
-            self.rules.sets,
-            starter_order_word(self.rules.order),
-            self.draw,
-            quote(result.unwrap_or("*")),
-            quote(comment)
-        );
+        let mut text = write_tags(&[
+            ("Game", "Mangala".to_owned()),
+            ("South", players[0].to_owned()),
+            ("North", players[1].to_owned()),
+            ("Rules", self.rules.rule.to_string()),
+            ("Stones", self.rules.stones.to_string()),
+            ("Sets", self.rules.sets.to_string()),
+            ("Starters", starter_order_word(self.rules.order).to_owned()),
+            ("Draw", self.draw.to_string()),
+            ("Result", result.unwrap_or("*").to_owned()),
+            ("Comment", comment.to_owned()),
+        ]);
+        text.push('\n');
         for (index, game) in self.sets.iter().enumerate() {
             let starter = if game.moves().is_empty() {
                 game.to_move()
@@ -315,13 +379,8 @@ pub struct Replayed {
 /// Reads a record written by [`MangalaReferee`] and replays every set under the rules,
 /// checking each set's announced starter; fails naming the first problem.
 pub fn replay_record(text: &str) -> Result<Replayed, String> {
-    let tags = crate::kulami::referee::record_tags(text);
-    let tag = |key: &str| {
-        tags.iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| format!("tag {key} is missing"))
-    };
+    let tags = read_tags(text);
+    let tag = |key: &str| find_tag(&tags, key);
     if tag("Game")? != "Mangala" {
         return Err("not a Mangala record".to_owned());
     }

@@ -18,14 +18,38 @@
 //!   `63 24/18 13/10` (the dice must be the ones given) is forwarded as
 //!   `play SIDE 63 24/18 13/10`.
 
-use crate::arena::match_play::derive_seed;
-use crate::arena::referee::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
+use crate::contract::{
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+};
+use crate::seed::derive_seed;
 
 use super::board::Side;
 use super::dice::{Dice, Roller};
 use super::game::{Game, MatchRules, Phase};
 use super::mat::write_mat;
 use super::notation::{format_play, parse_play};
+
+/// Tavla's match flags, as `hamle match` and `hamle ladder` take them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchFlags {
+    /// Tavla: points to win the match an arena game is (with the cube and the Crawford
+    /// rule); 0 is one money game.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub points: u32,
+    /// Tavla: no doubling cube (with `--points 0`: cubeless money games, for strength tests).
+    #[arg(long)]
+    pub cubeless: bool,
+}
+
+impl MatchFlags {
+    /// The settings these flags give.
+    pub fn settings(&self) -> TavlaMatchRules {
+        TavlaMatchRules {
+            points: self.points,
+            cube: !self.cubeless,
+        }
+    }
+}
 
 /// Settings of a refereed Tavla game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,6 +66,29 @@ impl Default for TavlaMatchRules {
             points: 5,
             cube: true,
         }
+    }
+}
+
+impl GameSettings for TavlaMatchRules {
+    fn game(&self) -> &'static str {
+        "tavla"
+    }
+
+    fn decisive(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("points", self.points.to_string()),
+            ("cube", self.cube.to_string()),
+        ]
+    }
+
+    /// Games always end; a match of N points has at most 2N - 1 games.
+    fn default_max_moves(&self) -> usize {
+        1000 * (2 * self.points as usize).saturating_sub(1).max(1)
+    }
+
+    /// The dice come from the pair's seed, so both games of a pair roll the same.
+    fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
+        Box::new(TavlaReferee::new(*self, pair_seed))
     }
 }
 

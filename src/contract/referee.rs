@@ -1,0 +1,112 @@
+//! The referee: our own rules library judging every move of an arena game.
+//!
+//! A game plugs into `hamle match` by implementing [`Referee`]: the commands that set up
+//! both engines, the command asking for a move, how an answer becomes a move (or a
+//! resignation, or an illegal move), what to tell the opponent, when the game is over and
+//! how it is scored, and the game record.
+
+use std::fmt;
+
+use super::Seat;
+
+/// How an engine's answer to the move request was judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// A legal move, now played; `forward` is the command that tells the opponent.
+    Played {
+        forward: String,
+    },
+    Resigned,
+}
+
+/// An answer that is not a legal move, with the reason for the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub answer: String,
+    pub reason: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move '{}': {}", self.answer, self.reason)
+    }
+}
+
+/// The end of a game as the rules see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Seat>,
+    /// The game's own notation of the result, e.g. Go's `B+3.5`, `W+R`, `0`.
+    pub result: String,
+}
+
+/// One game's rules, as the arena needs them.
+pub trait Referee: Send {
+    /// Commands both engines get before the first move (board size, komi, …).
+    fn setup_commands(&self) -> Vec<String>;
+    /// Commands both engines get before the next move request, asked before every move
+    /// (Mangala: the next set's start once a set of the match is over). Default: none.
+    fn interlude(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+    fn seat_to_move(&self) -> Seat;
+    /// The command that asks `seat`'s engine for its move.
+    fn move_request(&self, seat: Seat) -> String;
+    /// Judges `seat`'s answer to the move request and plays it when legal.
+    fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove>;
+    /// The result once the rules end the game (Go: two passes), else `None`.
+    fn natural_end(&self) -> Option<Outcome>;
+    /// The result when the arena stops the game at its move cap.
+    fn adjudicate(&self) -> Outcome;
+    /// The result when `seat` loses outside the board (resignation, forfeit).
+    fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome;
+    fn moves_played(&self) -> usize;
+    /// The word naming `seat` in `time_left`, or `None` when the game's engines take no
+    /// clock commands (Tavla: the arena still keeps its clocks). Default: the side word of
+    /// the move request (`genmove black` → `black`).
+    fn clock_side(&self, seat: Seat) -> Option<String> {
+        self.move_request(seat)
+            .split_whitespace()
+            .nth(1)
+            .map(str::to_owned)
+    }
+    /// The command asking an engine for its count of the game so far (Go: `final_score`),
+    /// for score adjudication; `None` when the game's engines report no score.
+    fn score_query(&self) -> Option<&'static str> {
+        None
+    }
+    /// An engine's answer to [`Referee::score_query`]: who leads (`None`: level) and by how
+    /// much; `None` when the answer is not a score.
+    fn read_score(&self, _answer: &str) -> Option<(Option<Seat>, f64)> {
+        None
+    }
+    /// The game record and its file extension, `result` included.
+    fn record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+    ) -> (String, &'static str);
+}
+
+/// Ways to lose outside the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LossKind {
+    Resignation,
+    /// Illegal move, crash, timeout, garbage: SGF's "forfeit".
+    Forfeit,
+    /// The clock ran out (`--time-control`): SGF's "time".
+    Time,
+}
+
+impl LossKind {
+    /// The letter of results such as `W+R`, `B+F`, `B+T`.
+    pub fn letter(self) -> char {
+        match self {
+            LossKind::Resignation => 'R',
+            LossKind::Forfeit => 'F',
+            LossKind::Time => 'T',
+        }
+    }
+}

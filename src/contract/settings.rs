@@ -1,0 +1,23 @@
+//! A game's match settings: what `hamle match` needs to set up and label its games.
+
+use std::fmt;
+
+use super::Referee;
+
+/// One game's settings for a match, validated when they were built (from the command
+/// line, by the game's own flags), so that every referee can be built without failing.
+pub trait GameSettings: fmt::Debug + Send + Sync {
+    /// The game's name, as bot files and `match.txt` write it (`go`, `tavla`, …).
+    fn game(&self) -> &'static str;
+
+    /// The settings that decide the games, as `match.txt` keeps them (`--resume` must
+    /// find them unchanged), in a fixed order.
+    fn decisive(&self) -> Vec<(&'static str, String)>;
+
+    /// The move cap when the command line gives none.
+    fn default_max_moves(&self) -> usize;
+
+    /// The referee of one game. `pair_seed` is shared by both games of a pair, for what
+    /// they must share (Kulami's layout, Mangala's draw, Tavla's dice).
+    fn referee(&self, pair_seed: u64) -> Box<dyn Referee>;
+}

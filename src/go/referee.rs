@@ -1,0 +1,251 @@
+//! Go in the arena: the referee judging every move by our rules, the match settings
+//! (`--size`, `--komi`, `--rules`) and the SGF record.
+
+use crate::contract::{
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+};
+
+use super::color::Color;
+use super::game::Game;
+use super::rules::RuleSet;
+use super::sgf::GoRecord;
+use super::vertex::MoveVertex;
+
+/// Go's match flags, as `hamle match` and `hamle ladder` take them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchFlags {
+    /// Go board size.
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    pub komi: f32,
+    /// The rules the arena referees by: japanese, chinese, tromp-taylor, aga or new-zealand.
+    /// Set the bots' own rules in their bot files to match.
+    #[arg(long, default_value = "chinese")]
+    pub rules: RuleSet,
+}
+
+impl MatchFlags {
+    /// The settings these flags give, checked.
+    pub fn settings(&self) -> Result<GoMatchRules, String> {
+        GoMatchRules::new(self.size, self.komi, self.rules)
+    }
+}
+
+/// A Go match's settings: every game starts from the same empty board.
+#[derive(Clone, Debug)]
+pub struct GoMatchRules {
+    rules: RuleSet,
+    start: GoReferee,
+}
+
+impl GoMatchRules {
+    pub fn new(size: usize, komi: f32, rules: RuleSet) -> Result<GoMatchRules, String> {
+        Ok(GoMatchRules {
+            rules,
+            start: GoReferee::new(size, komi, rules)?,
+        })
+    }
+}
+
+impl GameSettings for GoMatchRules {
+    fn game(&self) -> &'static str {
+        "go"
+    }
+
+    fn decisive(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("board_size", self.start.size.to_string()),
+            ("komi", self.start.game.komi().to_string()),
+            ("rules", self.rules.name().to_owned()),
+        ]
+    }
+
+    fn default_max_moves(&self) -> usize {
+        self.start.size.saturating_mul(self.start.size) * 3
+    }
+
+    fn referee(&self, _pair_seed: u64) -> Box<dyn Referee> {
+        Box::new(self.start.clone())
+    }
+}
+
+impl SeatColors for Color {
+    const BY_SEAT: [Color; 2] = [Color::Black, Color::White];
+}
+
+/// Go, refereed by `hamle::go::game::Game`.
+///
+/// The game ends after two consecutive passes and is then counted as it stands (area
+/// scoring, every stone on the board alive, komi added): bots must capture dead stones
+/// before passing (GNU Go: `--capture-all-dead`).
+#[derive(Clone, Debug)]
+pub struct GoReferee {
+    game: Game,
+    size: usize,
+}
+
+impl GoReferee {
+    pub fn new(size: usize, komi: f32, rules: RuleSet) -> Result<GoReferee, String> {
+        let mut game = Game::new(size, rules.rules())
+            .map_err(|error| format!("board size {size}: {error}"))?;
+        game.set_komi(komi);
+        Ok(GoReferee { game, size })
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn counted(&self) -> Outcome {
+        let score = self.game.tromp_taylor_score().result();
+        Outcome {
+            winner: score.winner().map(Color::seat),
+            result: score.to_string(),
+        }
+    }
+}
+
+impl Referee for GoReferee {
+    fn setup_commands(&self) -> Vec<String> {
+        vec![
+            format!("boardsize {}", self.size),
+            "clear_board".to_owned(),
+            format!("komi {}", self.game.komi()),
+        ]
+    }
+
+    fn seat_to_move(&self) -> Seat {
+        self.game.to_move().seat()
+    }
+
+    fn move_request(&self, seat: Seat) -> String {
+        format!("genmove {}", letter(Color::of_seat(seat)))
+    }
+
+    fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
+        let answer = answer.trim();
+        if answer.eq_ignore_ascii_case("resign") {
+            return Ok(Turn::Resigned);
+        }
+        let illegal = |reason: String| IllegalMove {
+            answer: answer.to_owned(),
+            reason,
+        };
+        let color = Color::of_seat(seat);
+        let mv = MoveVertex::parse_on(answer, self.size).map_err(|e| illegal(e.to_string()))?;
+        self.game
+            .play(color, mv)
+            .map_err(|reason| illegal(reason.to_string()))?;
+        Ok(Turn::Played {
+            forward: format!("play {} {mv}", letter(color)),
+        })
+    }
+
+    fn natural_end(&self) -> Option<Outcome> {
+        self.game.is_over().then(|| self.counted())
+    }
+
+    fn adjudicate(&self) -> Outcome {
+        self.counted()
+    }
+
+    fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
+        let winner = seat.other();
+        let suffix = how.letter();
+        Outcome {
+            winner: Some(winner),
+            result: format!(
+                "{}+{suffix}",
+                letter(Color::of_seat(winner)).to_ascii_uppercase()
+            ),
+        }
+    }
+
+    fn moves_played(&self) -> usize {
+        self.game.move_count()
+    }
+
+    fn score_query(&self) -> Option<&'static str> {
+        Some("final_score")
+    }
+
+    fn read_score(&self, answer: &str) -> Option<(Option<Seat>, f64)> {
+        let answer = answer.trim();
+        if answer == "0" {
+            return Some((None, 0.0));
+        }
+        let (side, margin) = answer.split_once('+')?;
+        let seat = match side.to_ascii_uppercase().as_str() {
+            "B" => Seat::First,
+            "W" => Seat::Second,
+            _ => return None,
+        };
+        let margin: f64 = margin.parse().ok()?;
+        margin.is_finite().then_some((Some(seat), margin))
+    }
+
+    fn record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+    ) -> (String, &'static str) {
+        let mut record = GoRecord::from_game(&self.game, result.map(str::to_owned));
+        record.player_black = Some(players[0].to_owned());
+        record.player_white = Some(players[1].to_owned());
+        let sgf = record.to_sgf();
+        // The record type has no comment field: the root gets a GC (game comment) property.
+        let comment = comment.replace('\\', "\\\\").replace(']', "\\]");
+        let sgf = match sgf.strip_prefix("(;") {
+            Some(rest) => format!("(;GC[{comment}]{rest}"),
+            None => sgf,
+        };
+        (sgf, "sgf")
+    }
+}
+
+fn letter(color: Color) -> char {
+    match color {
+        Color::Black => 'b',
+        Color::White => 'w',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_referee_judges_moves_and_counts_the_end() {
+        let mut referee = GoReferee::new(5, 0.5, RuleSet::Chinese).expect("5x5");
+        assert_eq!(referee.seat_to_move(), Seat::First);
+        assert_eq!(referee.move_request(Seat::First), "genmove b");
+        assert_eq!(
+            referee.apply(Seat::First, "c3"),
+            Ok(Turn::Played {
+                forward: "play b C3".to_owned()
+            })
+        );
+        let illegal = referee.apply(Seat::Second, "C3").expect_err("occupied");
+        assert_eq!(illegal.answer, "C3");
+        assert!(referee.apply(Seat::Second, "Z9").is_err());
+        assert!(referee.apply(Seat::Second, "hello").is_err());
+        assert_eq!(referee.apply(Seat::Second, "resign"), Ok(Turn::Resigned));
+        assert_eq!(referee.natural_end(), None);
+        assert!(referee.apply(Seat::Second, "pass").is_ok());
+        assert!(referee.apply(Seat::First, "PASS").is_ok());
+        let end = referee.natural_end().expect("two passes end it");
+        assert_eq!(end.winner, Some(Seat::First));
+        assert_eq!(end.result, "B+24.5");
+        assert_eq!(
+            referee.loss_of(Seat::First, LossKind::Forfeit).result,
+            "W+F"
+        );
+        let (sgf, ext) = referee.record(Some("B+24.5"), ["a", "b"], "seed 7");
+        assert_eq!(ext, "sgf");
+        assert!(sgf.starts_with("(;GC[seed 7]"), "{sgf}");
+        assert!(sgf.contains("RE[B+24.5]") && sgf.contains("PB[a]"), "{sgf}");
+    }
+}

@@ -31,5 +31,5 @@ pub mod ubgi;
 
 pub use board::{Board, BoardError, Side};
 pub use dice::{Dice, Roller};
-pub use game::{Action, Game, GameEnd, GameError, MatchRules, Phase, WinKind};
+pub use game::{Action, Game, GameEnd, IllegalMove, MatchRules, Phase, WinKind};
 pub use moves::{Candidate, Play, Step, legal_plays};

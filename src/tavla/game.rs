@@ -120,21 +120,117 @@ pub enum Action {
     Win(GameEnd),
 }
 
-/// Why an action was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError(pub String);
+/// What a side tried to do when it was not its turn to do it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TurnAction {
+    Roll,
+    Play,
+}
 
-impl fmt::Display for GameError {
+impl fmt::Display for TurnAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(match self {
+            TurnAction::Roll => "roll",
+            TurnAction::Play => "play",
+        })
     }
 }
 
-impl std::error::Error for GameError {}
-
-fn refuse<T>(text: impl Into<String>) -> Result<T, GameError> {
-    Err(GameError(text.into()))
+/// Why the rules refuse an action (an opening, a roll, a play, a cube action, an undo).
+///
+/// The texts are the engine's wire answers: `Display` must not change them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    NothingToUndo,
+    /// A new game was asked for after the match was won.
+    MatchOver {
+        winner: Side,
+    },
+    GameInProgress,
+    /// The sheet throws equal opening dice again.
+    EqualOpeningDice,
+    /// An opening die outside 1–6; the text is [`Dice::new`]'s.
+    BadOpeningDie(String),
+    /// Doubling is only done before rolling, on one's own turn.
+    DoubleOutOfTurn {
+        side: Side,
+    },
+    CubeNotInUse,
+    CrawfordGame,
+    CubeOwnedBy {
+        owner: Side,
+    },
+    CubeAtCap,
+    NoDoubleToTake,
+    NoDoubleToDrop,
+    /// The doubler tried to answer its own double.
+    DoublerAnswers {
+        doubler: Side,
+    },
+    /// `side` tried to roll or play while the game waits for something else (`phase`).
+    NotYourTurn {
+        side: Side,
+        action: TurnAction,
+        phase: Phase,
+    },
+    /// Nobody has dice to play.
+    NoDiceRolled,
+    /// `play` is not among the legal plays of `dice`.
+    IllegalPlay {
+        play: Play,
+        dice: Dice,
+    },
 }
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::NothingToUndo => f.write_str("nothing to undo"),
+            IllegalMove::MatchOver { winner } => write!(f, "the match is over: {winner} won it"),
+            IllegalMove::GameInProgress => f.write_str("a game is in progress"),
+            IllegalMove::EqualOpeningDice => f.write_str("equal opening dice are thrown again"),
+            IllegalMove::BadOpeningDie(text) => f.write_str(text),
+            IllegalMove::DoubleOutOfTurn { side } => {
+                write!(f, "{side} may double only before rolling on its own turn")
+            }
+            IllegalMove::CubeNotInUse => f.write_str("the cube is not in use"),
+            IllegalMove::CrawfordGame => f.write_str("no doubling in the Crawford game"),
+            IllegalMove::CubeOwnedBy { owner } => write!(f, "the cube belongs to {owner}"),
+            IllegalMove::CubeAtCap => write!(f, "the cube is at its cap of {MAX_CUBE}"),
+            IllegalMove::NoDoubleToTake => f.write_str("no double to take"),
+            IllegalMove::NoDoubleToDrop => f.write_str("no double to drop"),
+            IllegalMove::DoublerAnswers { doubler } => {
+                write!(f, "{doubler} doubled; {} takes or drops", doubler.other())
+            }
+            IllegalMove::NotYourTurn {
+                side,
+                action,
+                phase,
+            } => write_turn_refusal(f, *side, *action, *phase),
+            IllegalMove::NoDiceRolled => f.write_str("nobody is to play: roll first"),
+            IllegalMove::IllegalPlay { .. } => f.write_str("not a legal play with these dice"),
+        }
+    }
+}
+
+/// "`side` cannot `action`: " and what the game waits for instead.
+fn write_turn_refusal(
+    f: &mut fmt::Formatter<'_>,
+    side: Side,
+    action: TurnAction,
+    phase: Phase,
+) -> fmt::Result {
+    write!(f, "{side} cannot {action}: ")?;
+    match phase {
+        Phase::Opening => f.write_str("no game started (new_game)"),
+        Phase::ToRoll(s) => write!(f, "{s} is to roll"),
+        Phase::Doubled { by } => write!(f, "{by} doubled, {} takes or drops", by.other()),
+        Phase::ToPlay { side: s, dice } => write!(f, "{s} is to play {dice}"),
+        Phase::Over(_) => f.write_str("the game is over"),
+    }
+}
+
+impl std::error::Error for IllegalMove {}
 
 /// The state that undo restores, copied whole before each action.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -226,9 +322,9 @@ impl Game {
     }
 
     /// Takes back the last action (a roll, a play, a double, a take or drop, the opening).
-    pub fn undo(&mut self) -> Result<(), GameError> {
+    pub fn undo(&mut self) -> Result<(), IllegalMove> {
         let Some((state, actions)) = self.undo.pop() else {
-            return refuse("nothing to undo");
+            return Err(IllegalMove::NothingToUndo);
         };
         self.state = state;
         self.actions.truncate(actions);
@@ -237,19 +333,20 @@ impl Game {
 
     /// Starts the next game of the match with the opening roll: the higher die moves first
     /// and plays both numbers. Ties are refused (the sheet throws them again).
-    pub fn start_game(&mut self, white: u8, black: u8) -> Result<(), GameError> {
+    pub fn start_game(&mut self, white: u8, black: u8) -> Result<(), IllegalMove> {
         if let Some(winner) = self.match_winner() {
-            return refuse(format!("the match is over: {winner} won it"));
+            return Err(IllegalMove::MatchOver { winner });
         }
         match self.state.phase {
             Phase::Opening | Phase::Over(_) => {}
-            _ => return refuse("a game is in progress"),
+            _ => return Err(IllegalMove::GameInProgress),
         }
         if white == black {
-            return refuse("equal opening dice are thrown again");
+            return Err(IllegalMove::EqualOpeningDice);
         }
         // The winner's die first, as gnubg lists an opening roll.
-        let dice = Dice::new(white.max(black), white.min(black)).map_err(GameError)?;
+        let dice =
+            Dice::new(white.max(black), white.min(black)).map_err(IllegalMove::BadOpeningDie)?;
         self.remember();
         let side = if white > black {
             Side::White
@@ -272,29 +369,29 @@ impl Game {
     }
 
     /// Whether `side` may double now.
-    pub fn may_double(&self, side: Side) -> Result<(), GameError> {
+    pub fn may_double(&self, side: Side) -> Result<(), IllegalMove> {
         let s = &self.state;
         if s.phase != Phase::ToRoll(side) {
-            return refuse(format!(
-                "{side} may double only before rolling on its own turn"
-            ));
+            return Err(IllegalMove::DoubleOutOfTurn { side });
         }
         if !self.rules.cube {
-            return refuse("the cube is not in use");
+            return Err(IllegalMove::CubeNotInUse);
         }
         if s.crawford_game {
-            return refuse("no doubling in the Crawford game");
+            return Err(IllegalMove::CrawfordGame);
         }
         if s.cube_owner == Some(side.other()) {
-            return refuse(format!("the cube belongs to {}", side.other()));
+            return Err(IllegalMove::CubeOwnedBy {
+                owner: side.other(),
+            });
         }
         if s.cube >= MAX_CUBE {
-            return refuse(format!("the cube is at its cap of {MAX_CUBE}"));
+            return Err(IllegalMove::CubeAtCap);
         }
         Ok(())
     }
 
-    pub fn double(&mut self, side: Side) -> Result<(), GameError> {
+    pub fn double(&mut self, side: Side) -> Result<(), IllegalMove> {
         self.may_double(side)?;
         self.remember();
         self.state.phase = Phase::Doubled { by: side };
@@ -302,12 +399,12 @@ impl Game {
         Ok(())
     }
 
-    pub fn take(&mut self, side: Side) -> Result<(), GameError> {
+    pub fn take(&mut self, side: Side) -> Result<(), IllegalMove> {
         let Phase::Doubled { by } = self.state.phase else {
-            return refuse("no double to take");
+            return Err(IllegalMove::NoDoubleToTake);
         };
         if by == side {
-            return refuse(format!("{side} doubled; {} takes or drops", side.other()));
+            return Err(IllegalMove::DoublerAnswers { doubler: side });
         }
         self.remember();
         let s = &mut self.state;
@@ -318,12 +415,12 @@ impl Game {
         Ok(())
     }
 
-    pub fn drop_cube(&mut self, side: Side) -> Result<(), GameError> {
+    pub fn drop_cube(&mut self, side: Side) -> Result<(), IllegalMove> {
         let Phase::Doubled { by } = self.state.phase else {
-            return refuse("no double to drop");
+            return Err(IllegalMove::NoDoubleToDrop);
         };
         if by == side {
-            return refuse(format!("{side} doubled; {} takes or drops", side.other()));
+            return Err(IllegalMove::DoublerAnswers { doubler: side });
         }
         self.remember();
         self.actions.push(Action::Drop { side });
@@ -337,9 +434,13 @@ impl Game {
     }
 
     /// `side` rolls `dice` (from the arena, the user or the engine's roller).
-    pub fn roll(&mut self, side: Side, dice: Dice) -> Result<(), GameError> {
+    pub fn roll(&mut self, side: Side, dice: Dice) -> Result<(), IllegalMove> {
         if self.state.phase != Phase::ToRoll(side) {
-            return refuse(self.turn_error(side, "roll"));
+            return Err(IllegalMove::NotYourTurn {
+                side,
+                action: TurnAction::Roll,
+                phase: self.state.phase,
+            });
         }
         self.remember();
         self.state.phase = Phase::ToPlay { side, dice };
@@ -347,41 +448,28 @@ impl Game {
         Ok(())
     }
 
-    fn turn_error(&self, side: Side, what: &str) -> String {
-        match self.state.phase {
-            Phase::Opening => format!("{side} cannot {what}: no game started (new_game)"),
-            Phase::ToRoll(s) => format!("{side} cannot {what}: {s} is to roll"),
-            Phase::Doubled { by } => {
-                format!(
-                    "{side} cannot {what}: {by} doubled, {} takes or drops",
-                    by.other()
-                )
-            }
-            Phase::ToPlay { side: s, dice } => {
-                format!("{side} cannot {what}: {s} is to play {dice}")
-            }
-            Phase::Over(_) => format!("{side} cannot {what}: the game is over"),
-        }
-    }
-
     /// The legal plays of the side to play, or an error when nobody is to play.
-    pub fn legal(&self) -> Result<(Side, Dice, Vec<Candidate>), GameError> {
+    pub fn legal(&self) -> Result<(Side, Dice, Vec<Candidate>), IllegalMove> {
         match self.state.phase {
             Phase::ToPlay { side, dice } => {
                 Ok((side, dice, legal_plays(&self.state.board, side, dice)))
             }
-            _ => refuse("nobody is to play: roll first"),
+            _ => Err(IllegalMove::NoDiceRolled),
         }
     }
 
     /// Plays `play`, which must be one of [`Game::legal`]'s.
-    pub fn play(&mut self, side: Side, play: Play) -> Result<(), GameError> {
+    pub fn play(&mut self, side: Side, play: Play) -> Result<(), IllegalMove> {
         let (mover, dice, legal) = self.legal()?;
         if mover != side {
-            return refuse(self.turn_error(side, "play"));
+            return Err(IllegalMove::NotYourTurn {
+                side,
+                action: TurnAction::Play,
+                phase: self.state.phase,
+            });
         }
         let Some(candidate) = legal.iter().find(|c| c.play == play) else {
-            return refuse("not a legal play with these dice");
+            return Err(IllegalMove::IllegalPlay { play, dice });
         };
         self.remember();
         self.state.board = candidate.after;
@@ -449,5 +537,121 @@ impl Game {
             score: s.score,
             jacoby: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The refusals are wire answers of `hamle tavla`: their texts are pinned here.
+    #[test]
+    fn refusal_texts_are_the_wire_answers() {
+        let dice = Dice::new(2, 1).expect("dice");
+        let cases = [
+            (IllegalMove::NothingToUndo, "nothing to undo"),
+            (
+                IllegalMove::MatchOver {
+                    winner: Side::Black,
+                },
+                "the match is over: black won it",
+            ),
+            (IllegalMove::GameInProgress, "a game is in progress"),
+            (
+                IllegalMove::EqualOpeningDice,
+                "equal opening dice are thrown again",
+            ),
+            (
+                IllegalMove::DoubleOutOfTurn { side: Side::White },
+                "white may double only before rolling on its own turn",
+            ),
+            (IllegalMove::CubeNotInUse, "the cube is not in use"),
+            (
+                IllegalMove::CrawfordGame,
+                "no doubling in the Crawford game",
+            ),
+            (
+                IllegalMove::CubeOwnedBy { owner: Side::White },
+                "the cube belongs to white",
+            ),
+            (IllegalMove::CubeAtCap, "the cube is at its cap of 64"),
+            (IllegalMove::NoDoubleToTake, "no double to take"),
+            (IllegalMove::NoDoubleToDrop, "no double to drop"),
+            (
+                IllegalMove::DoublerAnswers {
+                    doubler: Side::Black,
+                },
+                "black doubled; white takes or drops",
+            ),
+            (
+                IllegalMove::NotYourTurn {
+                    side: Side::White,
+                    action: TurnAction::Roll,
+                    phase: Phase::Opening,
+                },
+                "white cannot roll: no game started (new_game)",
+            ),
+            (
+                IllegalMove::NotYourTurn {
+                    side: Side::White,
+                    action: TurnAction::Play,
+                    phase: Phase::ToRoll(Side::Black),
+                },
+                "white cannot play: black is to roll",
+            ),
+            (
+                IllegalMove::NotYourTurn {
+                    side: Side::Black,
+                    action: TurnAction::Roll,
+                    phase: Phase::Doubled { by: Side::White },
+                },
+                "black cannot roll: white doubled, black takes or drops",
+            ),
+            (
+                IllegalMove::NotYourTurn {
+                    side: Side::White,
+                    action: TurnAction::Roll,
+                    phase: Phase::ToPlay {
+                        side: Side::Black,
+                        dice,
+                    },
+                },
+                "white cannot roll: black is to play 21",
+            ),
+            (
+                IllegalMove::NotYourTurn {
+                    side: Side::White,
+                    action: TurnAction::Play,
+                    phase: Phase::Over(GameEnd {
+                        winner: Side::Black,
+                        kind: None,
+                        points: 1,
+                    }),
+                },
+                "white cannot play: the game is over",
+            ),
+            (IllegalMove::NoDiceRolled, "nobody is to play: roll first"),
+            (
+                IllegalMove::IllegalPlay {
+                    play: Play::default(),
+                    dice,
+                },
+                "not a legal play with these dice",
+            ),
+        ];
+        for (refusal, text) in cases {
+            assert_eq!(refusal.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn an_opening_die_out_of_range_keeps_the_dice_text() {
+        let mut game = Game::new(MatchRules::default());
+        let refusal = game.start_game(7, 1).expect_err("die 7");
+        assert_eq!(
+            refusal,
+            IllegalMove::BadOpeningDie("die 7 is out of range 1-6".into())
+        );
+        assert_eq!(refusal.to_string(), "die 7 is out of range 1-6");
     }
 }

@@ -15,7 +15,8 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
 
 use super::board::Side;
-use super::engine::{Settings, TAVLA_COMMANDS, TavlaCommand, TavlaEngine};
+use super::command::{TAVLA_COMMANDS, TavlaCommand};
+use super::engine::{Settings, TavlaEngine};
 use super::game::{Game, Phase};
 use super::ids::{match_id, position_id};
 use super::notation::{format_play, parse_play};

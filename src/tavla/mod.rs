@@ -1,14 +1,26 @@
-//! Tavla (backgammon) by the Turkish tournament sheet (`../shared/RULES.md`): the board and
-//! its legal plays, dice from outside or from a seeded roller, the cube and match play,
-//! gnubg's Position and Match IDs, and move notation; the engine on the shared GTP core, the
-//! UBGI dialect, gnubg's external-player socket and Jellyfish `.mat` records; the player
-//! (pubeval, a self-trained net with a bear-off database, 0–2 ply search, Janowski cube
-//! decisions) and its tools.
+//! Tavla (backgammon) by the Turkish tournament sheet (`../shared/RULES.md`), with the
+//! cube and match play.
+//!
+//! Rooms:
+//! * rules: `board` (the checkers), `dice` (rolls and the seeded roller), `moves` (legal
+//!   plays), `game` (a match: turns, cube actions, Crawford, undo; its refusals are
+//!   [`IllegalMove`]);
+//! * notation: `notation` (`24/18 13/11`), `ids` (gnubg's Position and Match IDs), `fibs`
+//!   (FIBS board strings), `mat` (Jellyfish `.mat` records);
+//! * the player: `player` (the search), `eval`, `net`, `bearoff`, `pubeval`, `cube` (Janowski
+//!   cube decisions and the match equity table), `train` and `tools` (self-play training,
+//!   duels);
+//! * the engine: `command` (typed GTP commands), `engine` (the GTP adapter), `report` (the
+//!   text board, match status, result lines), `setup` (positions set from IDs or FIBS
+//!   boards), `ubgi` (the UBGI dialect), `external` (gnubg's external-player socket),
+//!   `gnubg_adapter` (gnubg's decisions behind our GTP);
+//! * `referee` (the arena's referee), `cli` (`hamle tavla`), `bench` (`hamle bench tavla`).
 
 pub mod bearoff;
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod command;
 pub mod cube;
 pub mod dice;
 pub mod engine;
@@ -25,11 +37,13 @@ pub mod notation;
 pub mod player;
 pub mod pubeval;
 pub mod referee;
+pub mod report;
+pub mod setup;
 pub mod tools;
 pub mod train;
 pub mod ubgi;
 
 pub use board::{Board, BoardError, Side};
 pub use dice::{Dice, Roller};
-pub use game::{Action, Game, GameEnd, GameError, MatchRules, Phase, WinKind};
+pub use game::{Action, Game, GameEnd, IllegalMove, MatchRules, Phase, TurnAction, WinKind};
 pub use moves::{Candidate, Play, Step, legal_plays};

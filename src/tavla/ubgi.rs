@@ -10,7 +10,7 @@ use std::io::{self, BufRead, Write};
 use super::board::{Board, Side};
 use super::dice::Dice;
 use super::game::{MAX_CUBE, Phase, State};
-use super::ids::{parse_match_id, parse_position_id};
+use super::ids::{MatchKey, parse_match_id, parse_position_id};
 use super::player::{Level, Player};
 
 /// The side on roll in our frame (UBGI's `p0`).
@@ -49,6 +49,11 @@ fn on_off(text: &str) -> Option<bool> {
     }
 }
 
+/// A UBGI failure: one line, `error <code> <detail>`.
+fn error(code: &str, detail: &str) -> Vec<String> {
+    vec![format!("error {code} {detail}")]
+}
+
 /// The value after `key` in `words`.
 fn value_after<'a>(words: &[&'a str], key: &str) -> Option<&'a str> {
     words
@@ -74,167 +79,201 @@ impl Session {
     }
 
     /// The reply lines to one command line; `None` for `quit`.
+    ///
+    /// One arm a command, only dispatching: the commands that read more than a word have
+    /// their own method below.
     pub fn handle(&mut self, line: &str) -> Option<Vec<String>> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&name) = words.first() else {
             return Some(Vec::new());
         };
-        let error = |code: &str, detail: &str| Some(vec![format!("error {code} {detail}")]);
-        match name {
-            "ubgi" => Some(vec![
-                "id name hamle".into(),
-                "id author the hamle authors".into(),
-                format!("id version {}", env!("CARGO_PKG_VERSION")),
-                format!(
-                    "option name Level type combo default {} {}",
-                    self.player.level().name(),
-                    Level::ALL
-                        .iter()
-                        .map(|l| format!("var {}", l.name()))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
-                "ubgiok".into(),
-            ]),
-            "isready" => Some(vec!["readyok".into()]),
-            "quit" => None,
+        Some(match name {
+            "ubgi" => self.identify(),
+            "isready" => vec!["readyok".into()],
+            "quit" => return None,
             "newgame" => {
                 self.context = self.session.clone();
-                Some(Vec::new())
+                Vec::new()
             }
-            "newsession" => {
-                let mut session = self.session.clone();
-                if let Some(kind) = value_after(&words, "type") {
-                    match kind {
-                        "money" => session.match_length = 0,
-                        "match" => session.match_length = session.match_length.max(1),
-                        _ => return error("bad_argument", "newsession"),
-                    }
-                }
-                if let Some(length) = value_after(&words, "length") {
-                    match length.parse::<u32>() {
-                        Ok(n) if (1..32_768).contains(&n) => session.match_length = n,
-                        _ => return error("bad_argument", "newsession"),
-                    }
-                }
-                if let Some(flag) = value_after(&words, "crawford") {
-                    match on_off(flag) {
-                        Some(on) => session.crawford = on,
-                        None => return error("bad_argument", "newsession"),
-                    }
-                }
-                if let Some(flag) = value_after(&words, "jacoby")
-                    && on_off(flag).is_none()
-                {
-                    return error("bad_argument", "newsession");
-                }
-                session.score = [0, 0];
-                self.session = session.clone();
-                self.context = session;
-                Some(Vec::new())
-            }
-            "setscore" => match words[1..] {
-                [a, b] => match (a.parse::<u32>(), b.parse::<u32>()) {
-                    (Ok(a), Ok(b)) if a < 32_768 && b < 32_768 => {
-                        self.context.score = [a, b];
-                        Some(Vec::new())
-                    }
-                    _ => error("bad_argument", "setscore"),
-                },
-                _ => error("bad_argument", "setscore"),
-            },
-            "setcube" => {
-                let value = value_after(&words, "value").and_then(|v| v.parse::<u32>().ok());
-                let owner = match value_after(&words, "owner") {
-                    Some("center" | "centre") => Some(None),
-                    Some("p0") => Some(Some(P0)),
-                    Some("p1") => Some(Some(P0.other())),
-                    _ => None,
-                };
-                match (value, owner) {
-                    (Some(v), Some(owner)) if v.is_power_of_two() && v <= MAX_CUBE => {
-                        self.context.cube = v;
-                        self.context.cube_owner = owner;
-                        Some(Vec::new())
-                    }
-                    _ => error("bad_argument", "setcube"),
-                }
-            }
+            "newsession" => self.new_session(&words),
+            "setscore" => self.set_score(&words),
+            "setcube" => self.set_cube(&words),
             "setturn" => match words.get(1) {
-                Some(&"p0") if words.len() == 2 => Some(Vec::new()),
+                Some(&"p0") if words.len() == 2 => Vec::new(),
                 _ => error("bad_argument", "setturn"),
             },
-            "setoption" => {
-                let name = value_after(&words, "name");
-                let value = value_after(&words, "value");
-                match (name, value) {
-                    (Some(n), Some(v)) if n.eq_ignore_ascii_case("level") => {
-                        match v.parse::<Level>() {
-                            Ok(level) => {
-                                self.player = Player::new(level);
-                                Some(Vec::new())
-                            }
-                            Err(_) => error("bad_argument", "setoption"),
+            "setoption" => self.set_option(&words),
+            "position" => self.set_position(&words),
+            "dice" => self.set_dice(&words),
+            "go" => vec![self.go(&words)],
+            "stop" => Vec::new(),
+            _ => error("unknown_command", name),
+        })
+    }
+
+    /// The answer to `ubgi`: who we are, the Level option, `ubgiok`.
+    fn identify(&self) -> Vec<String> {
+        vec![
+            "id name hamle".into(),
+            "id author the hamle authors".into(),
+            format!("id version {}", env!("CARGO_PKG_VERSION")),
+            format!(
+                "option name Level type combo default {} {}",
+                self.player.level().name(),
+                Level::ALL
+                    .iter()
+                    .map(|l| format!("var {}", l.name()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            "ubgiok".into(),
+        ]
+    }
+
+    /// `newsession [type money|match] [length N] [crawford on|off] [jacoby on|off]`: the
+    /// session's rules, which each `newgame` starts from; the score starts at 0–0.
+    fn new_session(&mut self, words: &[&str]) -> Vec<String> {
+        let mut session = self.session.clone();
+        if let Some(kind) = value_after(words, "type") {
+            match kind {
+                "money" => session.match_length = 0,
+                "match" => session.match_length = session.match_length.max(1),
+                _ => return error("bad_argument", "newsession"),
+            }
+        }
+        if let Some(length) = value_after(words, "length") {
+            match length.parse::<u32>() {
+                Ok(n) if (1..32_768).contains(&n) => session.match_length = n,
+                _ => return error("bad_argument", "newsession"),
+            }
+        }
+        if let Some(flag) = value_after(words, "crawford") {
+            match on_off(flag) {
+                Some(on) => session.crawford = on,
+                None => return error("bad_argument", "newsession"),
+            }
+        }
+        if let Some(flag) = value_after(words, "jacoby")
+            && on_off(flag).is_none()
+        {
+            return error("bad_argument", "newsession");
+        }
+        session.score = [0, 0];
+        self.session = session.clone();
+        self.context = session;
+        Vec::new()
+    }
+
+    /// `setscore p0 p1`.
+    fn set_score(&mut self, words: &[&str]) -> Vec<String> {
+        match words[1..] {
+            [a, b] => match (a.parse::<u32>(), b.parse::<u32>()) {
+                (Ok(a), Ok(b)) if a < 32_768 && b < 32_768 => {
+                    self.context.score = [a, b];
+                    Vec::new()
+                }
+                _ => error("bad_argument", "setscore"),
+            },
+            _ => error("bad_argument", "setscore"),
+        }
+    }
+
+    /// `setcube value V owner p0|p1|center`.
+    fn set_cube(&mut self, words: &[&str]) -> Vec<String> {
+        let value = value_after(words, "value").and_then(|v| v.parse::<u32>().ok());
+        let owner = match value_after(words, "owner") {
+            Some("center" | "centre") => Some(None),
+            Some("p0") => Some(Some(P0)),
+            Some("p1") => Some(Some(P0.other())),
+            _ => None,
+        };
+        match (value, owner) {
+            (Some(v), Some(owner)) if v.is_power_of_two() && v <= MAX_CUBE => {
+                self.context.cube = v;
+                self.context.cube_owner = owner;
+                Vec::new()
+            }
+            _ => error("bad_argument", "setcube"),
+        }
+    }
+
+    /// `setoption name Level value L`: the only option.
+    fn set_option(&mut self, words: &[&str]) -> Vec<String> {
+        let name = value_after(words, "name");
+        let value = value_after(words, "value");
+        match (name, value) {
+            (Some(n), Some(v)) if n.eq_ignore_ascii_case("level") => match v.parse::<Level>() {
+                Ok(level) => {
+                    self.player = Player::new(level);
+                    Vec::new()
+                }
+                Err(_) => error("bad_argument", "setoption"),
+            },
+            _ => error("bad_argument", "setoption"),
+        }
+    }
+
+    /// `position gnubgid POSITIONID[:MATCHID]`; XGIDs are not read.
+    fn set_position(&mut self, words: &[&str]) -> Vec<String> {
+        match words[1..] {
+            ["gnubgid", id] => {
+                // `POSITIONID` or gnubg's `POSITIONID:MATCHID`; the Match ID brings the
+                // dice, score, match length and cube.
+                let (id, match_id) = id.split_once(':').unwrap_or((id, ""));
+                let key = match match_id {
+                    "" => None,
+                    text => match parse_match_id(text) {
+                        Ok(key) => Some(key),
+                        Err(_) => return error("bad_argument", "invalid_match_id"),
+                    },
+                };
+                match parse_position_id(id, P0) {
+                    Ok(board) => {
+                        self.context.board = Some(board);
+                        if let Some(key) = key {
+                            self.take_match_key(&key);
                         }
+                        Vec::new()
                     }
-                    _ => error("bad_argument", "setoption"),
+                    Err(_) => error("bad_argument", "invalid_position"),
                 }
             }
-            "position" => match words[1..] {
-                ["gnubgid", id] => {
-                    // `POSITIONID` or gnubg's `POSITIONID:MATCHID`; the Match ID brings the
-                    // dice, score, match length and cube.
-                    let (id, match_id) = id.split_once(':').unwrap_or((id, ""));
-                    let key = match match_id {
-                        "" => None,
-                        text => match parse_match_id(text) {
-                            Ok(key) => Some(key),
-                            Err(_) => return error("bad_argument", "invalid_match_id"),
-                        },
-                    };
-                    match parse_position_id(id, P0) {
-                        Ok(board) => {
-                            self.context.board = Some(board);
-                            if let Some(key) = key {
-                                // The Position ID is read with the side on roll as P0; the
-                                // Match ID names gnubg's players 0 and 1 absolutely.
-                                let flip = key.turn != P0;
-                                let mut score = key.score;
-                                if flip {
-                                    score.swap(0, 1);
-                                }
-                                self.context.dice = key.dice.or(self.context.dice);
-                                self.context.match_length = key.match_length;
-                                self.context.score = score;
-                                self.context.cube = key.cube;
-                                self.context.cube_owner =
-                                    key.cube_owner.map(|o| if flip { o.other() } else { o });
-                                self.context.crawford = key.crawford;
-                            }
-                            Some(Vec::new())
-                        }
-                        Err(_) => error("bad_argument", "invalid_position"),
+            ["xgid", ..] => error("unsupported_feature", "position_xgid"),
+            _ => error("bad_argument", "invalid_position"),
+        }
+    }
+
+    /// The dice, score, match length, cube and Crawford flag of a Match ID.
+    fn take_match_key(&mut self, key: &MatchKey) {
+        // The Position ID is read with the side on roll as P0; the Match ID names gnubg's
+        // players 0 and 1 absolutely.
+        let flip = key.turn != P0;
+        let mut score = key.score;
+        if flip {
+            score.swap(0, 1);
+        }
+        self.context.dice = key.dice.or(self.context.dice);
+        self.context.match_length = key.match_length;
+        self.context.score = score;
+        self.context.cube = key.cube;
+        self.context.cube_owner = key.cube_owner.map(|o| if flip { o.other() } else { o });
+        self.context.crawford = key.crawford;
+    }
+
+    /// `dice D1 D2`: the roll for the next `go`.
+    fn set_dice(&mut self, words: &[&str]) -> Vec<String> {
+        match words[1..] {
+            [a, b] => match (a.parse::<u8>(), b.parse::<u8>()) {
+                (Ok(a), Ok(b)) => match Dice::new(a, b) {
+                    Ok(dice) => {
+                        self.context.dice = Some(dice);
+                        Vec::new()
                     }
-                }
-                ["xgid", ..] => error("unsupported_feature", "position_xgid"),
-                _ => error("bad_argument", "invalid_position"),
-            },
-            "dice" => match words[1..] {
-                [a, b] => match (a.parse::<u8>(), b.parse::<u8>()) {
-                    (Ok(a), Ok(b)) => match Dice::new(a, b) {
-                        Ok(dice) => {
-                            self.context.dice = Some(dice);
-                            Some(Vec::new())
-                        }
-                        Err(_) => error("bad_argument", "dice"),
-                    },
-                    _ => error("bad_argument", "dice"),
+                    Err(_) => error("bad_argument", "dice"),
                 },
                 _ => error("bad_argument", "dice"),
             },
-            "go" => Some(vec![self.go(&words)]),
-            "stop" => Some(Vec::new()),
-            _ => error("unknown_command", name),
+            _ => error("bad_argument", "dice"),
         }
     }
 

@@ -15,7 +15,7 @@
 use std::fmt;
 
 use super::color::Color;
-use super::vertex::{MAX_BOARD_SIZE, Vertex};
+use super::notation::{MAX_BOARD_SIZE, Vertex};
 
 mod setup;
 mod zobrist;

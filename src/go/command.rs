@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::go::analysis::{AnalyzeRequest, Dialect};
-use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
+use crate::go::notation::{MAX_BOARD_SIZE, ParseVertexError};
 use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
 use crate::go::status::StoneStatus;
 use crate::go::{Color, MoveVertex, Vertex};

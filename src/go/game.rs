@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::board::{Board, BoardSizeError, PlayOutcome, Point, side_to_move_key};
 use super::color::Color;
-use super::vertex::{MoveVertex, Vertex};
+use super::notation::{MoveVertex, Vertex};
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::{FinalScore, ScoreBreakdown};
 
@@ -89,7 +89,7 @@ pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Result<Vec<Vertex>
     let max = match size {
         0..7 => 0,
         7 => 4,
-        _ if size > crate::go::vertex::MAX_BOARD_SIZE => 0,
+        _ if size > crate::go::notation::MAX_BOARD_SIZE => 0,
         _ if size.is_multiple_of(2) => 4,
         _ => 9,
     };

@@ -7,7 +7,7 @@
 //! - Rules and position: `board.rs` (stones, chains, captures, hash), `game.rs` (a game:
 //!   turns, ko and superko, handicap, undo; `Game::play` checks and returns a typed
 //!   [`game::IllegalReason`]), `rules.rs` (rule sets, ko, scoring), `score.rs` (counting).
-//! - Notation: `vertex.rs` (vertices and moves as text), `color.rs`.
+//! - Notation: `notation.rs` (vertices and moves as text), `color.rs`.
 //! - `sgf/`: game records read from and written as SGF.
 //! - `player/`: the search (Monte Carlo tree search over light playouts).
 //! - The GTP engine: `command.rs` (typed commands, parsed), `engine.rs` (runs them),
@@ -22,13 +22,16 @@ pub mod color;
 pub mod command;
 pub mod engine;
 pub mod game;
+pub mod notation;
 pub mod player;
 pub mod rules;
 pub mod score;
 mod search;
 pub mod sgf;
 pub mod status;
-pub mod vertex;
+
+/// The notation's former room name, still used by the arena's referee.
+pub use notation as vertex;
 
 pub use color::Color;
-pub use vertex::{MoveVertex, Vertex};
+pub use notation::{MoveVertex, Vertex};

@@ -162,7 +162,7 @@ fn stones_nearby(board: &Board, col: usize, row: usize) -> bool {
         (row.saturating_sub(2)..=(row + 2).min(size - 1)).any(|r| {
             // Both are below the board size (at most 25): the conversions are exact.
             board
-                .stone_at(crate::go::vertex::Vertex::new(c as u8, r as u8))
+                .stone_at(crate::go::notation::Vertex::new(c as u8, r as u8))
                 .is_some()
         })
     })

@@ -587,7 +587,7 @@ impl Playout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::vertex::Vertex;
+    use crate::go::notation::Vertex;
     use crate::go::score::Ownership;
 
     fn pt(board: &Board, s: &str) -> Point {

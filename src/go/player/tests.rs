@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::go::vertex::Vertex;
+use crate::go::notation::Vertex;
 use crate::go::rules::RuleSet;
 
 /// A board from rows drawn top row first: `X` black, `O` white, anything else empty.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::error::{SgfError, SgfErrorKind};
 use super::record::{Event, GoRecord, Setup};
 use super::tree::{GameTree, Node, parse_collection};
-use crate::go::vertex::MAX_BOARD_SIZE;
+use crate::go::notation::MAX_BOARD_SIZE;
 use crate::go::{Color, MoveVertex, Vertex};
 
 impl GoRecord {

@@ -37,7 +37,7 @@ pub enum Event {
 /// and moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoRecord {
-    /// Board side, 1 to [`MAX_BOARD_SIZE`](crate::go::vertex::MAX_BOARD_SIZE).
+    /// Board side, 1 to [`MAX_BOARD_SIZE`](crate::go::notation::MAX_BOARD_SIZE).
     pub size: usize,
     pub komi: Option<f32>,
     /// `HA`, 0 when absent. The handicap stones themselves are in the first setup.

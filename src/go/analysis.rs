@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use crate::go::Color;
 use crate::go::board::{Board, Point};
+use crate::go::notation::Vertex;
 use crate::go::player::{RootMoveStats, Snapshot};
-use crate::go::vertex::Vertex;
 use crate::protocol::{Command, GtpError};
 
 /// Whose spelling of the `info` lines.

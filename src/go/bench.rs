@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, Point};
 use super::color::Color;
+use super::notation::Vertex;
 use super::player::{self, ResignPolicy, SearchLimits, SearchRequest};
 use super::rules::RuleSet;
-use super::vertex::Vertex;
 
 /// Playouts per position when the command line gives none.
 pub const DEFAULT_PLAYOUTS: u64 = 5_000;

@@ -8,11 +8,20 @@
 //! Chains are kept incrementally: each stone knows its chain's head, the stones of a chain
 //! form a circular linked list, and the head holds the chain's stone count and its exact
 //! number of liberties. Atari checks are therefore O(1) and captures O(chain size).
+//!
+//! Rooms below: `board/zobrist.rs` (the hash keys and the hashes of positions),
+//! `board/setup.rs` (changes outside play: clear, setup, undo's restore, rebuild).
 
 use std::fmt;
 
 use super::color::Color;
-use super::vertex::{MAX_BOARD_SIZE, Vertex};
+use super::notation::{MAX_BOARD_SIZE, Vertex};
+
+mod setup;
+mod zobrist;
+
+use zobrist::ZOBRIST;
+pub use zobrist::side_to_move_key;
 
 /// Side of the padded grid for the largest board.
 const MAX_STRIDE: usize = MAX_BOARD_SIZE + 2;
@@ -64,35 +73,6 @@ impl Cell {
             Cell::White => Some(Color::White),
             Cell::Empty | Cell::Border => None,
         }
-    }
-}
-
-/// Zobrist keys, generated at compile time so that hashes are identical across runs
-/// and processes (tests and logs can quote them).
-const fn zobrist_table() -> [[u64; MAX_POINTS]; 2] {
-    let mut table = [[0u64; MAX_POINTS]; 2];
-    let mut state = 0x6861_6D6C_6520_676F; // "hamle go"
-    let mut c = 0;
-    while c < 2 {
-        let mut i = 0;
-        while i < MAX_POINTS {
-            let (next, value) = crate::seed::splitmix64(state);
-            state = next;
-            table[c][i] = value;
-            i += 1;
-        }
-        c += 1;
-    }
-    table
-}
-
-static ZOBRIST: [[u64; MAX_POINTS]; 2] = zobrist_table();
-
-/// Mixed into a position hash to tell who is to move (situational superko).
-pub const fn side_to_move_key(color: Color) -> u64 {
-    match color {
-        Color::Black => 0,
-        Color::White => 0x2F5A_C6B1_D3E4_9877,
     }
 }
 
@@ -284,18 +264,6 @@ impl Board {
         self.cells[p.index()] == Cell::Empty
     }
 
-    /// Zobrist hash of the stones (not of the side to move nor the ko ban).
-    pub fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    /// The hash recomputed from the stones alone, to check the incremental one.
-    pub fn hash_from_scratch(&self) -> u64 {
-        self.points()
-            .filter_map(|p| self.get(p).map(|c| ZOBRIST[c.index()][p.index()]))
-            .fold(0, |h, z| h ^ z)
-    }
-
     /// Number of stones of `color` on the board.
     pub fn stone_count(&self, color: Color) -> usize {
         usize::from(self.stones[color.index()])
@@ -311,6 +279,17 @@ impl Board {
     /// come and go; it is deterministic for a given history).
     pub fn empty_points(&self) -> &[Point] {
         &self.empties[..usize::from(self.num_empty)]
+    }
+
+    /// Every stone on the board, in vertex order (column, then row).
+    pub fn stone_vertices(&self) -> Vec<Vertex> {
+        let mut stones: Vec<Vertex> = self
+            .points()
+            .filter(|&p| self.get(p).is_some())
+            .map(|p| self.vertex(p))
+            .collect();
+        stones.sort_unstable();
+        stones
     }
 
     /// The four orthogonal neighbours, border cells included.
@@ -489,35 +468,6 @@ impl Board {
             return true;
         }
         suicide_allowed && own.len > 0
-    }
-
-    /// The stone hash after `color` plays at empty `p`, without playing.
-    pub fn hash_after(&self, color: Color, p: Point) -> u64 {
-        let (own, enemy, empty) = self.chains_around(color, p);
-        let mut h = self.hash ^ ZOBRIST[color.index()][p.index()];
-        let mut captured = false;
-        for &e in enemy.as_slice() {
-            if self.libs[e.index()] == 1 {
-                captured = true;
-                h ^= self.chain_hash(e);
-            }
-        }
-        if !captured && empty == 0 && own.as_slice().iter().all(|o| self.libs[o.index()] == 1) {
-            // Suicide: the new stone and every chain it joined leave the board.
-            h ^= ZOBRIST[color.index()][p.index()];
-            for &o in own.as_slice() {
-                h ^= self.chain_hash(o);
-            }
-        }
-        h
-    }
-
-    fn chain_hash(&self, head: Point) -> u64 {
-        let Some(color) = self.get(head) else {
-            return 0;
-        };
-        self.chain_stones(head)
-            .fold(0, |h, s| h ^ ZOBRIST[color.index()][s.index()])
     }
 
     /// A pass: only lifts the ko ban.
@@ -717,166 +667,6 @@ impl Board {
         self.empties[usize::from(self.num_empty)] = p;
         self.empty_index[p.index()] = self.num_empty;
         self.num_empty += 1;
-    }
-
-    /// Takes every stone off and lifts the ko ban.
-    pub fn clear(&mut self) {
-        let size = self.size();
-        for row in 0..size {
-            for col in 0..size {
-                let p = self.point_at(col, row);
-                self.cells[p.index()] = Cell::Empty;
-            }
-        }
-        self.ko = None;
-        self.rebuild();
-    }
-
-    /// Puts a stone on, or takes one off (`None`), without captures, for setting up a
-    /// position; lifts the ko ban. A chain may be left without liberties: the caller
-    /// checks with [`Board::chains_without_liberties`].
-    pub fn set(&mut self, p: Point, stone: Option<Color>) {
-        if !self.is_on_board(p) {
-            return;
-        }
-        self.cells[p.index()] = stone.map_or(Cell::Empty, Cell::of);
-        self.ko = None;
-        self.rebuild();
-    }
-
-    /// Replaces the position: takes `p`'s stone off, puts `removed` back as `removed_color`
-    /// stones and sets the ko ban. Used to undo a move.
-    pub fn restore(
-        &mut self,
-        p: Point,
-        removed: &[Point],
-        removed_color: Color,
-        ko: Option<(Color, Point)>,
-    ) {
-        for &s in removed {
-            self.cells[s.index()] = Cell::of(removed_color);
-        }
-        // After the removed stones: a suicide's removed list holds `p` itself.
-        self.cells[p.index()] = Cell::Empty;
-        self.rebuild();
-        self.ko = ko;
-    }
-
-    /// Sets the simple-ko ban (for restoring a saved state).
-    pub fn set_ko(&mut self, ko: Option<(Color, Point)>) {
-        self.ko = ko;
-    }
-
-    /// One stone of each chain that has no liberty (only possible after [`Board::set`]).
-    pub fn chains_without_liberties(&self) -> Vec<Point> {
-        self.points()
-            .filter(|&p| {
-                self.get(p).is_some() && self.head[p.index()] == p && self.libs[p.index()] == 0
-            })
-            .collect()
-    }
-
-    /// Recomputes chains, liberties, the empty list, counts and hash from the cells.
-    fn rebuild(&mut self) {
-        self.num_empty = 0;
-        self.stones = [0; 2];
-        self.hash = 0;
-        let mut done = PointSet::new();
-        let mut stack = [Point(0); MAX_POINTS];
-        let size = self.size();
-        for (row, col) in (0..size).flat_map(|r| (0..size).map(move |c| (r, c))) {
-            let p = self.point_at(col, row);
-            let Some(color) = self.get(p) else {
-                self.add_empty(p);
-                continue;
-            };
-            self.stones[color.index()] += 1;
-            self.hash ^= ZOBRIST[color.index()][p.index()];
-            if !done.insert(p) {
-                continue;
-            }
-            // Flood fill the chain from p, linking each stone found.
-            self.head[p.index()] = p;
-            self.next[p.index()] = p;
-            self.len[p.index()] = 1;
-            let mut top = 0;
-            stack[top] = p;
-            top += 1;
-            while top > 0 {
-                top -= 1;
-                let s = stack[top];
-                for q in self.neighbors(s) {
-                    if self.get(q) == Some(color) && done.insert(q) {
-                        self.link(p, q);
-                        stack[top] = q;
-                        top += 1;
-                    }
-                }
-            }
-            self.libs[p.index()] = self.count_liberties(p);
-        }
-    }
-
-    /// Checks the incremental chain data against a recomputation from the stones; for
-    /// tests. Returns a description of the first discrepancy.
-    pub fn check_consistency(&self) -> Result<(), String> {
-        let mut fresh = self.clone();
-        fresh.rebuild();
-        if fresh.hash != self.hash {
-            return Err(format!(
-                "hash {:x} != recomputed {:x}",
-                self.hash, fresh.hash
-            ));
-        }
-        if fresh.stones != self.stones {
-            return Err(format!(
-                "stone counts {:?} != {:?}",
-                self.stones, fresh.stones
-            ));
-        }
-        let mut mine: Vec<Point> = self.empty_points().to_vec();
-        let mut theirs: Vec<Point> = fresh.empty_points().to_vec();
-        mine.sort_unstable();
-        theirs.sort_unstable();
-        if mine != theirs {
-            return Err("empty point lists differ".into());
-        }
-        for (i, &e) in self.empty_points().iter().enumerate() {
-            if usize::from(self.empty_index[e.index()]) != i {
-                return Err(format!("empty index of {} is stale", self.vertex(e)));
-            }
-        }
-        for p in self.points() {
-            if self.get(p).is_none() {
-                continue;
-            }
-            let v = self.vertex(p);
-            for q in self.neighbors(p) {
-                let same_here =
-                    self.get(q) == self.get(p) && self.head[q.index()] == self.head[p.index()];
-                if self.get(q) == self.get(p) && !same_here {
-                    return Err(format!("{v} and a neighbour are in different chains"));
-                }
-            }
-            let h = self.head[p.index()];
-            if self.get(h) != self.get(p) {
-                return Err(format!("{v} has a head of another colour"));
-            }
-            if self.chain_stones(p).count() != self.chain_len(p) {
-                return Err(format!("chain of {v}: list length != stored length"));
-            }
-            if fresh.chain_len(p) != self.chain_len(p) {
-                return Err(format!("chain of {v}: length differs from recomputation"));
-            }
-            if fresh.chain_liberties(p) != self.chain_liberties(p) {
-                return Err(format!(
-                    "chain of {v}: {} liberties, recomputed {}",
-                    self.chain_liberties(p),
-                    fresh.chain_liberties(p)
-                ));
-            }
-        }
-        Ok(())
     }
 }
 

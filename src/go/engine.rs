@@ -1,40 +1,32 @@
-//! The Go GTP engine: every Go command, from `boardsize` to `kata-get-rules`.
+//! The Go GTP engine: the protocol adapter that runs every Go command, from
+//! `boardsize` to `kata-get-rules`, against the game.
 //!
-//! Commands are parsed into [`GoCommand`] first (typed arguments, typed errors), then run
-//! against the game; a command that fails leaves the game exactly as it was.
+//! Commands are parsed into [`GoCommand`] first (`command.rs`: typed arguments, typed
+//! errors), then run here against the game; a command that fails leaves the game exactly
+//! as it was. The searches are asked for through `search.rs`, the dead-stone judgement
+//! comes from `status.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::go::analysis::{AnalyzeRequest, Dialect, ownership_for};
-use crate::go::board::{Board, MAX_POINTS, Point};
-use crate::go::game::{Game, HandicapError, fixed_handicap_vertices};
+use crate::go::analysis::AnalyzeRequest;
+use crate::go::board::Point;
+use crate::go::game::{Game, HandicapError};
 use crate::go::player::{
-    self, Decision, KeptTrees, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
-    Snapshot,
+    self, Decision, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
 };
-use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
-use crate::go::score::Ownership;
+use crate::go::rules::{RuleSet, Rules};
+use crate::go::search::{position_request, run_search};
 use crate::go::sgf::GoRecord;
-use crate::go::vertex::{MAX_BOARD_SIZE, ParseVertexError};
+use crate::go::status::Judgement;
 use crate::go::{Color, MoveVertex, Vertex};
-use crate::protocol::{
-    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GtpError, Session, Signals,
-};
+use crate::protocol::{Clock, Command, Engine, GtpError, Session, Signals};
+
+pub use crate::go::command::{GO_COMMANDS, GoCommand};
+pub use crate::go::status::StoneStatus;
 
 /// Playouts per move when the command line does not say.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
-
-/// Playouts of each of the two searches that judge dead stones for `final_score`,
-/// `final_status_list` and `hamle-ownership`: about half a second a search on 19×19.
-/// On GNU Go's finished level-1 self-play games (`tests/go_gnugo_scoring.rs`) they agree
-/// with GNU Go's score in 195 of 200 on 9×9; 15,000 playouts settled one of twelve
-/// disputed 13×13 games and unsettled another, so more would buy little.
-const JUDGE_PLAYOUTS: u64 = 5_000;
-
-/// A chain is dead when its opponent owns its points by more than this (ownership from
-/// -1 to +1, so in more than 65 % of the playouts).
-const JUDGE_MARGIN: f32 = 0.3;
 
 /// Settings from the command line.
 #[derive(Clone, Debug)]
@@ -75,370 +67,6 @@ impl Default for Settings {
             ponder_limit: DEFAULT_PONDER_LIMIT,
         }
     }
-}
-
-/// A point's status at the end of the game, as `final_status_list` names it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum StoneStatus {
-    Alive,
-    Dead,
-    Seki,
-}
-
-/// A Go command with its arguments parsed and checked.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GoCommand {
-    Boardsize(usize),
-    RectangularBoardsize(usize, usize),
-    ClearBoard,
-    Komi(f32),
-    GetKomi,
-    Play(Color, MoveVertex),
-    Genmove(Color),
-    RegGenmove(Color),
-    GenmoveCleanup(Color),
-    Undo,
-    Showboard,
-    FixedHandicap(usize),
-    PlaceFreeHandicap(usize),
-    SetFreeHandicap(Vec<Vertex>),
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
-    Clock(ClockCommand),
-    FinalScore,
-    FinalStatusList(StoneStatus),
-    LoadSgf(PathBuf, Option<usize>),
-    PrintSgf(Option<PathBuf>),
-    GameOver,
-    KgsRules(String),
-    KataSetRules(Rules),
-    KataGetRules,
-    IsLegal(Color, MoveVertex),
-    AllLegal(Color),
-    ListStones(Color),
-    Captures(Color),
-    Ownership,
-    /// `hamle-principal_variation [color]`: search as genmove would, play nothing, answer
-    /// the expected line (GoGui's `varc` analyze type).
-    PrincipalVariation(Option<Color>),
-    /// `lz-analyze` and friends: stream analysis until the next command.
-    Analyze(AnalyzeRequest),
-    /// `lz-genmove_analyze` and friends: stream analysis, then choose and play.
-    GenmoveAnalyze(AnalyzeRequest),
-    /// `hamle-live_gfx on|off`: GoGui live graphics during genmove.
-    LiveGfx(bool),
-    /// `hamle-ponder on|off`: think on the opponent's time after genmove.
-    Ponder(bool),
-}
-
-/// The Go commands in `list_commands` order.
-pub const GO_COMMANDS: [&str; 39] = [
-    "boardsize",
-    "rectangular_boardsize",
-    "clear_board",
-    "komi",
-    "get_komi",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "kgs-genmove_cleanup",
-    "undo",
-    "showboard",
-    "fixed_handicap",
-    "place_free_handicap",
-    "set_free_handicap",
-    "time_settings",
-    "time_left",
-    "kgs-time_settings",
-    "final_score",
-    "final_status_list",
-    "loadsgf",
-    "printsgf",
-    "kgs-game_over",
-    "kgs-rules",
-    "kata-set-rules",
-    "kata-get-rules",
-    "is_legal",
-    "all_legal",
-    "list_stones",
-    "captures",
-    "hamle-ownership",
-    "hamle-principal_variation",
-    "lz-analyze",
-    "lz-genmove_analyze",
-    "analyze",
-    "genmove_analyze",
-    "kata-analyze",
-    "kata-genmove_analyze",
-    "hamle-live_gfx",
-    "hamle-ponder",
-];
-
-const COLOR: &str = "a color (b, black, w or white)";
-
-fn parse_color(command: &Command, index: usize) -> Result<Color, GtpError> {
-    command.parse_arg(index, COLOR)
-}
-
-fn parse_move(command: &Command, index: usize, size: usize) -> Result<MoveVertex, GtpError> {
-    let text = command.arg(index)?;
-    MoveVertex::parse_on(text, size).map_err(|error| vertex_error(text, size, &error))
-}
-
-fn vertex_error(text: &str, size: usize, error: &ParseVertexError) -> GtpError {
-    match error {
-        ParseVertexError::Malformed => GtpError::syntax(format!(
-            "expected a vertex such as D4 or pass, got '{}'",
-            crate::text::shorten(text)
-        )),
-        ParseVertexError::OffBoard => GtpError::syntax(format!(
-            "{} is off the {size}x{size} board",
-            text.to_ascii_uppercase()
-        )),
-    }
-}
-
-/// A board size: a number that does not fit any board is `unacceptable size`, not a
-/// syntax error, as GTP asks of `boardsize 0` or `boardsize 99999999999`.
-fn parse_size(command: &Command, index: usize) -> Result<usize, GtpError> {
-    let text = command.arg(index)?;
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(GtpError::syntax(format!(
-            "expected a board size, got '{}'",
-            crate::text::shorten(text)
-        )));
-    }
-    match text.parse::<usize>() {
-        Ok(size) if (2..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
-        _ => Err(GtpError::UnacceptableSize),
-    }
-}
-
-/// A handicap count: any integer is a count (a huge or negative one is then refused as
-/// `invalid number of stones`, as GTP asks); anything else is a syntax error.
-fn parse_stone_count(command: &Command) -> Result<usize, GtpError> {
-    let text = command.arg(0)?;
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(GtpError::syntax(format!(
-            "expected a number of stones, got '{}'",
-            crate::text::shorten(text)
-        )));
-    }
-    Ok(if text.starts_with('-') {
-        0
-    } else {
-        text.parse().unwrap_or(usize::MAX)
-    })
-}
-
-impl GoCommand {
-    /// Parses `command` for a board of `size`.
-    pub fn parse(command: &Command, size: usize) -> Result<GoCommand, GtpError> {
-        let c = command;
-        Ok(match c.name.as_str() {
-            "boardsize" => {
-                c.expect_args(1, "<size>")?;
-                GoCommand::Boardsize(parse_size(c, 0)?)
-            }
-            "rectangular_boardsize" => {
-                c.expect_args(2, "<columns> <rows>")?;
-                GoCommand::RectangularBoardsize(parse_size(c, 0)?, parse_size(c, 1)?)
-            }
-            "clear_board" => c.no_args(GoCommand::ClearBoard)?,
-            "komi" => {
-                c.expect_args(1, "<komi>")?;
-                let komi: f32 = c.parse_arg(0, "a komi such as 6.5")?;
-                if !komi.is_finite() || komi.abs() > 1000.0 {
-                    return Err(GtpError::syntax(format!("komi {komi} is out of range")));
-                }
-                GoCommand::Komi(komi)
-            }
-            "get_komi" => c.no_args(GoCommand::GetKomi)?,
-            "play" => {
-                c.expect_args(2, "<color> <vertex>")?;
-                GoCommand::Play(parse_color(c, 0)?, parse_move(c, 1, size)?)
-            }
-            "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
-                c.expect_args(1, "<color>")?;
-                let color = parse_color(c, 0)?;
-                match c.name.as_str() {
-                    "genmove" => GoCommand::Genmove(color),
-                    "reg_genmove" => GoCommand::RegGenmove(color),
-                    _ => GoCommand::GenmoveCleanup(color),
-                }
-            }
-            "undo" => c.no_args(GoCommand::Undo)?,
-            "showboard" => c.no_args(GoCommand::Showboard)?,
-            "fixed_handicap" | "place_free_handicap" => {
-                c.expect_args(1, "<number_of_stones>")?;
-                let stones = parse_stone_count(c)?;
-                if c.name == "fixed_handicap" {
-                    GoCommand::FixedHandicap(stones)
-                } else {
-                    GoCommand::PlaceFreeHandicap(stones)
-                }
-            }
-            "set_free_handicap" => {
-                let vertices = c
-                    .args
-                    .iter()
-                    .map(|text| Vertex::parse_on(text, size))
-                    .collect::<Result<Vec<Vertex>, _>>()
-                    .map_err(|_| GtpError::BadVertexList)?;
-                GoCommand::SetFreeHandicap(vertices)
-            }
-            name if CLOCK_COMMANDS.contains(&name) => {
-                GoCommand::Clock(ClockCommand::parse(c, COLOR, |word| {
-                    word.parse::<Color>().ok().map(Color::index)
-                })?)
-            }
-            "final_score" => c.no_args(GoCommand::FinalScore)?,
-            "final_status_list" => {
-                c.expect_args(1, "alive | dead | seki")?;
-                GoCommand::FinalStatusList(match c.args[0].as_str() {
-                    "alive" => StoneStatus::Alive,
-                    "dead" => StoneStatus::Dead,
-                    "seki" => StoneStatus::Seki,
-                    _ => return Err(c.usage_error("alive | dead | seki")),
-                })
-            }
-            "loadsgf" => {
-                c.expect_args_between(1, 2, "<file> [move_number]")?;
-                let move_number = match c.args.get(1) {
-                    Some(_) => Some(c.parse_arg::<usize>(1, "a move number")?),
-                    None => None,
-                };
-                GoCommand::LoadSgf(PathBuf::from(&c.args[0]), move_number)
-            }
-            "printsgf" => {
-                c.expect_args_between(0, 1, "[file]")?;
-                GoCommand::PrintSgf(c.args.first().map(PathBuf::from))
-            }
-            "kgs-game_over" => GoCommand::GameOver,
-            // KGS sends its rule names and may add words: never fail on them.
-            "kgs-rules" => GoCommand::KgsRules(c.args.first().cloned().unwrap_or_default()),
-            "kata-set-rules" => {
-                if c.args.is_empty() {
-                    return Err(c.usage_error("<rules>"));
-                }
-                GoCommand::KataSetRules(parse_kata_rules(&c.args.join(" "))?)
-            }
-            "kata-get-rules" => c.no_args(GoCommand::KataGetRules)?,
-            "is_legal" => {
-                c.expect_args(2, "<color> <vertex>")?;
-                GoCommand::IsLegal(parse_color(c, 0)?, parse_move(c, 1, size)?)
-            }
-            "all_legal" | "list_stones" | "captures" => {
-                c.expect_args(1, "<color>")?;
-                let color = parse_color(c, 0)?;
-                match c.name.as_str() {
-                    "all_legal" => GoCommand::AllLegal(color),
-                    "list_stones" => GoCommand::ListStones(color),
-                    _ => GoCommand::Captures(color),
-                }
-            }
-            "hamle-ownership" => c.no_args(GoCommand::Ownership)?,
-            "hamle-principal_variation" => {
-                c.expect_args_between(0, 1, "[color]")?;
-                let color = match c.args.first() {
-                    Some(_) => Some(parse_color(c, 0)?),
-                    None => None,
-                };
-                GoCommand::PrincipalVariation(color)
-            }
-            "hamle-live_gfx" => GoCommand::LiveGfx(parse_switch(c)?),
-            "hamle-ponder" => GoCommand::Ponder(parse_switch(c)?),
-            "lz-analyze" | "analyze" => {
-                GoCommand::Analyze(AnalyzeRequest::parse(c, Dialect::Leela, false)?)
-            }
-            "kata-analyze" => GoCommand::Analyze(AnalyzeRequest::parse(c, Dialect::Kata, false)?),
-            "lz-genmove_analyze" | "genmove_analyze" => {
-                GoCommand::GenmoveAnalyze(AnalyzeRequest::parse(c, Dialect::Leela, true)?)
-            }
-            "kata-genmove_analyze" => {
-                GoCommand::GenmoveAnalyze(AnalyzeRequest::parse(c, Dialect::Kata, true)?)
-            }
-            _ => return Err(GtpError::UnknownCommand),
-        })
-    }
-}
-
-/// `on|off` (also `true|false`, `1|0`).
-fn parse_switch(command: &Command) -> Result<bool, GtpError> {
-    command.expect_args(1, "on|off")?;
-    match command.args[0].as_str() {
-        "on" | "true" | "1" => Ok(true),
-        "off" | "false" | "0" => Ok(false),
-        _ => Err(command.usage_error("on|off")),
-    }
-}
-
-/// `kata-set-rules`: a rule-set name (`chinese`, `tromp-taylor`, …, KataGo's `korean` and
-/// `stone-scoring` as their nearest equals) or a JSON object of KataGo's fields `ko`,
-/// `scoring`, `suicide` and `whiteHandicapBonus` (other fields are refused, not ignored).
-fn parse_kata_rules(text: &str) -> Result<Rules, GtpError> {
-    let text = text.trim();
-    if !text.starts_with('{') {
-        let name = match text.to_ascii_lowercase().as_str() {
-            "korean" => "japanese".to_owned(),
-            "stone-scoring" | "chinese-ogs" | "chinese-kgs" => "chinese".to_owned(),
-            other => other.to_owned(),
-        };
-        return name
-            .parse::<RuleSet>()
-            .map(Rules::from)
-            .map_err(|_| GtpError::syntax(format!("unknown rules '{text}': use japanese, chinese, tromp-taylor, aga, new-zealand or a JSON object")));
-    }
-    let body = text
-        .strip_prefix('{')
-        .and_then(|t| t.strip_suffix('}'))
-        .ok_or_else(|| GtpError::syntax("rules JSON must be one object {...}"))?;
-    let mut rules = Rules::default();
-    for field in body.split(',').filter(|f| !f.trim().is_empty()) {
-        let (key, value) = field.split_once(':').ok_or_else(|| {
-            GtpError::syntax(format!(
-                "expected \"key\":value in rules JSON, got '{}'",
-                field.trim()
-            ))
-        })?;
-        let key = key.trim().trim_matches('"');
-        let value = value.trim().trim_matches('"');
-        let bad = |what: &str| GtpError::syntax(format!("bad {what} '{value}' in rules"));
-        match key {
-            "ko" => rules.ko = value.parse::<KoRule>().map_err(|_| bad("ko"))?,
-            "scoring" => rules.scoring = value.parse::<Scoring>().map_err(|_| bad("scoring"))?,
-            "suicide" => {
-                rules.suicide_allowed = value.parse::<bool>().map_err(|_| bad("suicide"))?
-            }
-            "whiteHandicapBonus" => {
-                rules.handicap_bonus = value.parse().map_err(|_| bad("whiteHandicapBonus"))?;
-            }
-            "tax" if value.eq_ignore_ascii_case("none") => {}
-            "hasButton" | "friendlyPassOk" if value == "false" => {}
-            _ => {
-                return Err(GtpError::syntax(format!(
-                    "unsupported rules field {key}={value}"
-                )));
-            }
-        }
-    }
-    Ok(rules)
-}
-
-/// The dead-stone judgement of one position, kept so that `final_score` and
-/// `final_status_list` agree and do not repeat the playouts.
-#[derive(Clone, Debug)]
-struct Judgement {
-    /// The position (stones, side to move, moves played) and what the judgement also
-    /// depends on: the rules (Tromp–Taylor takes no stone off) and the komi (the search
-    /// plays to win, so the komi steers what it fights for).
-    key: (u64, Color, usize, Rules, u32),
-    dead: Vec<Vertex>,
-    seki: Vec<Vertex>,
-    /// By [`Point::index`], +1 where Black owns the point: a stone as its opponent's
-    /// search found it, an empty point the mean of both searches.
-    ownership: Vec<f32>,
 }
 
 /// The Go engine behind `hamle go`.
@@ -503,39 +131,19 @@ impl GoEngine {
         !self.kept.is_empty()
     }
 
+    /// Runs one parsed command. One arm a command: the match only dispatches, to the
+    /// helpers below grouped by theme (setup, play and genmove, scoring, SGF, queries),
+    /// so that the whole command set reads at a glance.
     fn run(&mut self, command: GoCommand, session: &mut Session<'_>) -> Result<String, GtpError> {
         self.ponder_ready = false;
-        // Commands that replace the game or take moves back start the next search
-        // afresh, and free the tree's memory now. The search also checks by itself that
-        // a kept tree fits the position exactly (stones, ko, side to move, superko
-        // history, komi, rules), so a `komi` or `kgs-rules` that changes nothing (as
-        // controllers resend them) keeps the tree, and one that changes something not.
-        if matches!(
-            command,
-            GoCommand::Boardsize(_)
-                | GoCommand::RectangularBoardsize(..)
-                | GoCommand::ClearBoard
-                | GoCommand::Undo
-                | GoCommand::FixedHandicap(_)
-                | GoCommand::PlaceFreeHandicap(_)
-                | GoCommand::SetFreeHandicap(_)
-                | GoCommand::LoadSgf(..)
-        ) {
+        if starts_afresh(&command) {
             self.kept.clear();
         }
         match command {
-            GoCommand::Boardsize(size) => {
-                self.new_game(size)?;
-                Ok(String::new())
-            }
+            // Setup: the board, komi, rules, handicap and clock.
+            GoCommand::Boardsize(size) => self.new_game(size).map(|()| String::new()),
             GoCommand::RectangularBoardsize(columns, rows) => {
-                if columns != rows {
-                    return Err(GtpError::other(
-                        "rectangular boards are not supported: columns and rows must be equal",
-                    ));
-                }
-                self.new_game(columns)?;
-                Ok(String::new())
+                self.rectangular_boardsize(columns, rows)
             }
             GoCommand::ClearBoard => {
                 self.game.clear();
@@ -546,14 +154,21 @@ impl GoEngine {
                 Ok(String::new())
             }
             GoCommand::GetKomi => Ok(self.game.komi().to_string()),
-            GoCommand::Play(color, mv) => {
-                self.game.play(color, mv).map_err(|reason| {
-                    tracing::warn!("play {} {mv}: illegal ({reason})", color.letter());
-                    GtpError::IllegalMove
-                })?;
-                self.kept_advance(color, mv);
+            GoCommand::FixedHandicap(stones) => self.fixed_handicap(stones),
+            GoCommand::PlaceFreeHandicap(stones) => self.place_free_handicap(stones),
+            GoCommand::SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
+            GoCommand::Clock(command) => {
+                self.clock.apply(command);
                 Ok(String::new())
             }
+            GoCommand::KgsRules(name) => Ok(self.kgs_rules(&name)),
+            GoCommand::KataSetRules(rules) => {
+                self.game.set_rules(rules);
+                Ok(String::new())
+            }
+            GoCommand::KataGetRules => Ok(kata_rules_json(self.game.rules())),
+            // Moves: played, generated, taken back.
+            GoCommand::Play(color, mv) => self.play(color, mv),
             GoCommand::Genmove(color) => self.generate(color, session, Generate::Play, None),
             GoCommand::RegGenmove(color) => {
                 self.generate(color, session, Generate::Regression, None)
@@ -561,154 +176,67 @@ impl GoEngine {
             GoCommand::GenmoveCleanup(color) => {
                 self.generate(color, session, Generate::Cleanup, None)
             }
+            GoCommand::Undo => self.undo(),
+            // Analysis and thinking.
+            GoCommand::Analyze(request) => {
+                self.search_keeping_turn(request.color, session, Generate::Analyze, Some(&request))
+            }
+            GoCommand::GenmoveAnalyze(request) => self.genmove_analyze(&request, session),
+            GoCommand::PrincipalVariation(color) => {
+                self.search_keeping_turn(color, session, Generate::Variation, None)
+            }
             GoCommand::LiveGfx(on) => {
                 self.live_gfx = on;
                 Ok(String::new())
             }
-            GoCommand::Ponder(on) => {
-                if on && !self.settings.reuse {
-                    return Err(GtpError::other(
-                        "pondering keeps its work in the tree: start with --reuse on",
-                    ));
-                }
-                self.ponder = on;
-                Ok(String::new())
-            }
-            GoCommand::Analyze(request) => {
-                self.search_keeping_turn(request.color, session, Generate::Analyze, Some(&request))
-            }
-            GoCommand::GenmoveAnalyze(request) => {
-                let color = request.color.unwrap_or(self.game.to_move());
-                self.generate(color, session, Generate::Play, Some(&request))
-                    .map(|answer| format!("play {answer}"))
-            }
-            GoCommand::Undo => {
-                if self.game.undo() {
-                    Ok(String::new())
-                } else {
-                    Err(GtpError::CannotUndo)
-                }
-            }
-            GoCommand::Showboard => Ok(self.showboard()),
-            GoCommand::FixedHandicap(stones) => {
-                let vertices = self
-                    .game
-                    .place_fixed_handicap(stones)
-                    .map_err(handicap_error)?;
-                Ok(join(&vertices))
-            }
-            GoCommand::PlaceFreeHandicap(stones) => {
-                let vertices = self.free_handicap_vertices(stones)?;
-                self.game
-                    .place_handicap(&vertices)
-                    .map_err(handicap_error)?;
-                Ok(join(&vertices))
-            }
-            GoCommand::SetFreeHandicap(vertices) => {
-                self.game
-                    .place_handicap(&vertices)
-                    .map_err(|error| match error {
-                        HandicapError::BoardNotEmpty => GtpError::BoardNotEmpty,
-                        _ => GtpError::BadVertexList,
-                    })?;
-                Ok(String::new())
-            }
-            GoCommand::Clock(command) => {
-                self.clock.apply(command);
-                Ok(String::new())
-            }
-            GoCommand::FinalScore => {
-                let dead = self.judge().dead.clone();
-                Ok(self.game.final_score(&dead).to_string())
-            }
-            GoCommand::FinalStatusList(status) => {
-                let judgement = self.judge().clone();
-                let mut vertices: Vec<Vertex> = match status {
-                    StoneStatus::Dead => judgement.dead,
-                    StoneStatus::Seki => judgement.seki,
-                    StoneStatus::Alive => self
-                        .stones()
-                        .into_iter()
-                        .filter(|v| !judgement.dead.contains(v) && !judgement.seki.contains(v))
-                        .collect(),
-                };
-                vertices.sort_unstable();
-                Ok(join(&vertices))
-            }
+            GoCommand::Ponder(on) => self.set_ponder(on),
+            // The end of the game.
+            GoCommand::FinalScore => Ok(self.final_score()),
+            GoCommand::FinalStatusList(status) => Ok(self.final_status_list(status)),
+            GoCommand::Ownership => Ok(self.ownership_board()),
+            GoCommand::GameOver => Ok(String::new()),
+            // SGF.
             GoCommand::LoadSgf(path, move_number) => {
                 self.load_sgf(&path, move_number)?;
                 Ok(String::new())
             }
-            GoCommand::PrintSgf(path) => {
-                let text = self.record().to_sgf();
-                match path {
-                    None => Ok(text),
-                    Some(path) => {
-                        std::fs::write(&path, text).map_err(|error| {
-                            GtpError::other(format!("cannot write {}: {error}", path.display()))
-                        })?;
-                        Ok(String::new())
-                    }
-                }
-            }
-            GoCommand::GameOver => Ok(String::new()),
-            GoCommand::KgsRules(name) => {
-                let rule_set = match name.to_ascii_lowercase().as_str() {
-                    "japanese" => Some(RuleSet::Japanese),
-                    "chinese" => Some(RuleSet::Chinese),
-                    "aga" => Some(RuleSet::Aga),
-                    "new_zealand" | "new-zealand" => Some(RuleSet::NewZealand),
-                    _ => None,
-                };
-                match rule_set {
-                    Some(rule_set) => self.game.set_rules(Rules::from(rule_set)),
-                    None => tracing::warn!(
-                        "kgs-rules {name}: unknown rules, keeping {}",
-                        describe_rules(self.game.rules())
-                    ),
-                }
-                Ok(String::new())
-            }
-            GoCommand::KataSetRules(rules) => {
-                self.game.set_rules(rules);
-                Ok(String::new())
-            }
-            GoCommand::KataGetRules => Ok(kata_rules_json(self.game.rules())),
+            GoCommand::PrintSgf(path) => self.print_sgf(path.as_deref()),
+            // Questions about the position.
+            GoCommand::Showboard => Ok(self.showboard()),
             GoCommand::IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {
                 "1"
             } else {
                 "0"
             }
             .into()),
-            GoCommand::AllLegal(color) => {
-                let moves: Vec<String> = self
-                    .game
-                    .legal_moves(color)
-                    .into_iter()
-                    .filter_map(|mv| match mv {
-                        MoveVertex::Play(v) => Some(v.to_string()),
-                        MoveVertex::Pass => None,
-                    })
-                    .collect();
-                Ok(moves.join(" "))
-            }
-            GoCommand::ListStones(color) => {
-                let board = self.game.board();
-                let stones: Vec<Vertex> = self
-                    .stones()
-                    .into_iter()
-                    .filter(|&v| board.stone_at(v) == Some(color))
-                    .collect();
-                Ok(join(&stones))
-            }
+            GoCommand::AllLegal(color) => Ok(self.all_legal(color)),
+            GoCommand::ListStones(color) => Ok(self.list_stones(color)),
             GoCommand::Captures(color) => Ok(self.game.prisoners(color).to_string()),
-            GoCommand::Ownership => Ok(self.ownership_board()),
-            GoCommand::PrincipalVariation(color) => {
-                self.search_keeping_turn(color, session, Generate::Variation, None)
-            }
         }
     }
+}
 
+/// Commands that replace the game or take moves back start the next search afresh, and
+/// free the tree's memory now. The search also checks by itself that a kept tree fits
+/// the position exactly (stones, ko, side to move, superko history, komi, rules), so a
+/// `komi` or `kgs-rules` that changes nothing (as controllers resend them) keeps the
+/// tree, and one that changes something not.
+fn starts_afresh(command: &GoCommand) -> bool {
+    matches!(
+        command,
+        GoCommand::Boardsize(_)
+            | GoCommand::RectangularBoardsize(..)
+            | GoCommand::ClearBoard
+            | GoCommand::Undo
+            | GoCommand::FixedHandicap(_)
+            | GoCommand::PlaceFreeHandicap(_)
+            | GoCommand::SetFreeHandicap(_)
+            | GoCommand::LoadSgf(..)
+    )
+}
+
+/// Setup: the board, the rules and the handicap.
+impl GoEngine {
     fn new_game(&mut self, size: usize) -> Result<(), GtpError> {
         let mut game =
             Game::new(size, *self.game.rules()).map_err(|_| GtpError::UnacceptableSize)?;
@@ -717,69 +245,102 @@ impl GoEngine {
         Ok(())
     }
 
-    /// Every stone on the board, in vertex order (column, then row).
-    fn stones(&self) -> Vec<Vertex> {
-        let board = self.game.board();
-        let mut stones: Vec<Vertex> = board
-            .points()
-            .filter(|&p| board.get(p).is_some())
-            .map(|p| board.vertex(p))
-            .collect();
-        stones.sort_unstable();
-        stones
+    fn rectangular_boardsize(&mut self, columns: usize, rows: usize) -> Result<String, GtpError> {
+        if columns != rows {
+            return Err(GtpError::other(
+                "rectangular boards are not supported: columns and rows must be equal",
+            ));
+        }
+        self.new_game(columns)?;
+        Ok(String::new())
     }
 
-    fn showboard(&self) -> String {
-        let game = &self.game;
-        let mut text = String::from("\n");
-        text.push_str(&game.board().to_string());
-        text.push_str(&format!(
-            "\nBlack (X) captured {}, White (O) captured {}; komi {}; {} to move; rules {}",
-            game.prisoners(Color::Black),
-            game.prisoners(Color::White),
-            game.komi(),
-            game.to_move(),
-            describe_rules(game.rules()),
-        ));
-        text
+    fn fixed_handicap(&mut self, stones: usize) -> Result<String, GtpError> {
+        let vertices = self
+            .game
+            .place_fixed_handicap(stones)
+            .map_err(handicap_error)?;
+        Ok(join(&vertices))
     }
 
-    /// GTP's `place_free_handicap`: the fixed points where the board has them, then the
-    /// empty points farthest from every stone, so that the stones stay spread.
-    fn free_handicap_vertices(&self, stones: usize) -> Result<Vec<Vertex>, GtpError> {
-        let board = self.game.board();
-        if board.stone_count(Color::Black) + board.stone_count(Color::White) > 0 {
-            return Err(GtpError::BoardNotEmpty);
+    fn place_free_handicap(&mut self, stones: usize) -> Result<String, GtpError> {
+        let vertices = self
+            .game
+            .free_handicap_vertices(stones)
+            .map_err(handicap_error)?;
+        self.game
+            .place_handicap(&vertices)
+            .map_err(handicap_error)?;
+        Ok(join(&vertices))
+    }
+
+    fn set_free_handicap(&mut self, vertices: &[Vertex]) -> Result<String, GtpError> {
+        self.game
+            .place_handicap(vertices)
+            .map_err(|error| match error {
+                HandicapError::BoardNotEmpty => GtpError::BoardNotEmpty,
+                _ => GtpError::BadVertexList,
+            })?;
+        Ok(String::new())
+    }
+
+    /// KGS's rule names; an unknown one keeps the rules (KGS must never see a failure).
+    fn kgs_rules(&mut self, name: &str) -> String {
+        let rule_set = match name.to_ascii_lowercase().as_str() {
+            "japanese" => Some(RuleSet::Japanese),
+            "chinese" => Some(RuleSet::Chinese),
+            "aga" => Some(RuleSet::Aga),
+            "new_zealand" | "new-zealand" => Some(RuleSet::NewZealand),
+            _ => None,
+        };
+        match rule_set {
+            Some(rule_set) => self.game.set_rules(Rules::from(rule_set)),
+            None => tracing::warn!(
+                "kgs-rules {name}: unknown rules, keeping {}",
+                describe_rules(self.game.rules())
+            ),
         }
-        if stones < 2 || stones >= board.area() {
-            return Err(GtpError::InvalidNumberOfStones);
+        String::new()
+    }
+}
+
+/// Moves: played by the controller, generated by the search, taken back.
+impl GoEngine {
+    fn play(&mut self, color: Color, mv: MoveVertex) -> Result<String, GtpError> {
+        self.game.play(color, mv).map_err(|reason| {
+            tracing::warn!("play {} {mv}: illegal ({reason})", color.letter());
+            GtpError::IllegalMove
+        })?;
+        self.kept_advance(color, mv);
+        Ok(String::new())
+    }
+
+    fn undo(&mut self) -> Result<String, GtpError> {
+        if self.game.undo() {
+            Ok(String::new())
+        } else {
+            Err(GtpError::CannotUndo)
         }
-        let size = board.size();
-        let fixed_max = (2..=9)
-            .rev()
-            .find(|&n| fixed_handicap_vertices(size, n).is_ok())
-            .unwrap_or(0);
-        let mut chosen = fixed_handicap_vertices(size, stones.min(fixed_max)).unwrap_or_default();
-        let all: Vec<Vertex> = board.points().map(|p| board.vertex(p)).collect();
-        while chosen.len() < stones {
-            let distance = |v: &Vertex| {
-                chosen
-                    .iter()
-                    .map(|c| u32::from(c.col.abs_diff(v.col)) + u32::from(c.row.abs_diff(v.row)))
-                    .min()
-                    .unwrap_or(u32::MAX)
-            };
-            let next = all
-                .iter()
-                .filter(|v| !chosen.contains(v))
-                .max_by_key(|v| (distance(v), std::cmp::Reverse(**v)))
-                .copied();
-            match next {
-                Some(v) => chosen.push(v),
-                None => return Err(GtpError::InvalidNumberOfStones),
-            }
+    }
+
+    fn genmove_analyze(
+        &mut self,
+        request: &AnalyzeRequest,
+        session: &mut Session<'_>,
+    ) -> Result<String, GtpError> {
+        let color = request.color.unwrap_or(self.game.to_move());
+        self.generate(color, session, Generate::Play, Some(request))
+            .map(|answer| format!("play {answer}"))
+    }
+
+    fn set_ponder(&mut self, on: bool) -> Result<String, GtpError> {
+        if on && !self.settings.reuse {
+            return Err(GtpError::other(
+                "pondering keeps its work in the tree: start with --reuse on",
+            ));
         }
-        Ok(chosen)
+        self.ponder = on;
+        Ok(String::new())
     }
 
     /// Tells the kept tree that `color` played `mv`.
@@ -822,6 +383,8 @@ impl GoEngine {
         result
     }
 
+    /// Searches for `color` as `kind` asks, streaming `analysis` if given, and answers
+    /// (and plays, for the kinds that play) what the search decided.
     fn generate(
         &mut self,
         color: Color,
@@ -831,18 +394,7 @@ impl GoEngine {
     ) -> Result<String, GtpError> {
         self.game.set_to_move(color);
         let start = Instant::now();
-        let deadline = self
-            .clock
-            .allotment(color.index(), self.moves_left())
-            .or(self.settings.time_per_move.map(Duration::from_secs_f64))
-            .map(|d| start + d);
-        let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {
-            // Analysis goes on until the next command arrives.
-            (Generate::Analyze, _, _) => (Some(u64::MAX), None),
-            (_, 0, None) => (Some(DEFAULT_PLAYOUTS), None),
-            (_, 0, Some(_)) => (None, deadline),
-            (_, n, _) => (Some(n), deadline),
-        };
+        let limits = self.limits(color, kind, start);
         let seed = self.seed();
         let game = &self.game;
         let root_allowed =
@@ -852,7 +404,7 @@ impl GoEngine {
         let stop =
             || signals.interrupted() || (kind == Generate::Analyze && signals.input_pending());
         let request = SearchRequest {
-            limits: SearchLimits { playouts, deadline },
+            limits,
             seed,
             threads: self.settings.threads,
             stop: &stop,
@@ -867,34 +419,40 @@ impl GoEngine {
             cleanup: kind == Generate::Cleanup,
             ..position_request(game, color, &root_allowed, &history)
         };
-        let board = request.board;
         let kept = self.settings.reuse.then_some(&mut self.kept);
-        let result = match analysis {
-            Some(analysis) => {
-                let mut client_gone = session.open_stream().is_err();
-                search_reporting(request, kept, analysis.interval, &mut |mut snapshot| {
-                    if !client_gone {
-                        ownership_for(&mut snapshot, color);
-                        let line = analysis.info_line(&snapshot, board);
-                        client_gone = session.stream_line(&line).is_err();
-                    }
-                })
-            }
-            None if self.live_gfx => {
-                search_reporting(request, kept, GFX_INTERVAL, &mut |snapshot| {
-                    use std::io::Write;
-                    let block = gfx_block(&snapshot, board, color);
-                    let mut err = std::io::stderr().lock();
-                    // Live graphics are a courtesy: a closed stderr must not stop the search.
-                    let _ = err.write_all(block.as_bytes()).and_then(|()| err.flush());
-                })
-            }
-            None => match kept {
-                Some(kept) => player::search_keeping(&request, kept),
-                None => player::search(&request),
-            },
-        };
+        let result = run_search(request, kept, color, analysis, self.live_gfx, session);
         self.reused = result.reused;
+        self.answer(color, kind, &result, start)
+    }
+
+    /// The search's budget: the clock's allotment or the time per move, and the playouts
+    /// of the command line; analysis goes on until the next command arrives.
+    fn limits(&self, color: Color, kind: Generate, start: Instant) -> SearchLimits {
+        let deadline = self
+            .clock
+            .allotment(color.index(), self.moves_left())
+            .or(self.settings.time_per_move.map(Duration::from_secs_f64))
+            .map(|d| start + d);
+        let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {
+            // Analysis goes on until the next command arrives.
+            (Generate::Analyze, _, _) => (Some(u64::MAX), None),
+            (_, 0, None) => (Some(DEFAULT_PLAYOUTS), None),
+            (_, 0, Some(_)) => (None, deadline),
+            (_, n, _) => (Some(n), deadline),
+        };
+        SearchLimits { playouts, deadline }
+    }
+
+    /// What a search of `kind` for `color` answers: nothing for analysis, the expected
+    /// line for the principal variation, else the move (played, but for `reg_genmove`)
+    /// or `resign`.
+    fn answer(
+        &mut self,
+        color: Color,
+        kind: Generate,
+        result: &SearchResult,
+        start: Instant,
+    ) -> Result<String, GtpError> {
         if kind == Generate::Analyze {
             return Ok(String::new());
         }
@@ -936,152 +494,41 @@ impl GoEngine {
         }
         Ok(answer.to_string())
     }
+}
 
-    /// Decides which stones are dead and which live in seki; Tromp–Taylor counts every
-    /// stone as it stands, and its ownership is that count.
-    ///
-    /// The search itself judges, not bare playouts: its tree plays the killing (and
-    /// saving) moves that random playouts miss, above all against a few stones left in
-    /// the opponent's wide area. It runs twice, Black to move first and White, and each
-    /// chain is judged by the run in which its opponent moves first, as the Japanese
-    /// rules test life: a group that lives only if its owner plays next was not alive
-    /// when both passed. A chain's ownership is the mean over its stones, so a chain is
-    /// dead or alive as a whole. Live chains next to a shared liberty that neither side
-    /// can fill ([`is_seki_liberty`]) are in seki.
+/// The end of the game: the dead-stone judgement and what is read from it.
+impl GoEngine {
+    /// The judgement of the current position (see [`Judgement::of`]), kept so that
+    /// `final_score`, `final_status_list` and `hamle-ownership` agree and do not repeat
+    /// the playouts.
     fn judge(&mut self) -> &Judgement {
-        let game = &self.game;
-        let key = (
-            game.board().hash(),
-            game.to_move(),
-            game.move_count(),
-            *game.rules(),
-            game.komi().to_bits(),
-        );
+        let key = Judgement::key_of(&self.game);
         if let Some(judgement) = self.judgement.take_if(|j| j.key == key) {
             return self.judgement.insert(judgement);
         }
-        let board = game.board();
-        if game.rules().rule_set() == Some(RuleSet::TrompTaylor) {
-            let count = Ownership::new(board, &[]);
-            let mut ownership = vec![0.0; MAX_POINTS];
-            for p in board.points() {
-                ownership[p.index()] = match count.owner(p) {
-                    Some(Color::Black) => 1.0,
-                    Some(Color::White) => -1.0,
-                    None => 0.0,
-                };
-            }
-            return self.judgement.insert(Judgement {
-                key,
-                dead: Vec::new(),
-                seki: Vec::new(),
-                ownership,
-            });
-        }
-        let black_first = self.search_ownership(Color::Black);
-        let white_first = self.search_ownership(Color::White);
-        let mut ownership: Vec<f32> = black_first
-            .iter()
-            .zip(&white_first)
-            .map(|(b, w)| (b + w) / 2.0)
-            .collect();
-        let mut is_dead = vec![false; ownership.len()];
-        let mut judged = vec![false; ownership.len()];
-        for p in board.points() {
-            let Some(stone) = board.get(p) else { continue };
-            if judged[p.index()] {
-                continue;
-            }
-            let opponent_first = match stone {
-                Color::Black => &white_first,
-                Color::White => &black_first,
-            };
-            let chain: Vec<Point> = board.chain_stones(p).collect();
-            let mean =
-                chain.iter().map(|q| opponent_first[q.index()]).sum::<f32>() / chain.len() as f32;
-            let held = if stone == Color::Black { mean } else { -mean };
-            for &q in &chain {
-                judged[q.index()] = true;
-                ownership[q.index()] = mean;
-                is_dead[q.index()] = held < -JUDGE_MARGIN;
-            }
-        }
-        let live = |q: Point| board.get(q).filter(|_| !is_dead[q.index()]);
-        let mut in_seki = vec![false; ownership.len()];
-        for &p in board.empty_points() {
-            let touches = |color: Color| {
-                board
-                    .neighbors(p)
-                    .into_iter()
-                    .any(|q| live(q) == Some(color))
-            };
-            if touches(Color::Black) && touches(Color::White) && is_seki_liberty(board, p) {
-                for q in board.neighbors(p) {
-                    if live(q).is_some() && !in_seki[q.index()] {
-                        for stone in board.chain_stones(q) {
-                            in_seki[stone.index()] = true;
-                        }
-                    }
-                }
-            }
-        }
-        let listed = |flags: &[bool]| -> Vec<Vertex> {
-            board
-                .points()
-                .filter(|p| flags[p.index()])
-                .map(|p| board.vertex(p))
-                .collect()
-        };
-        let dead = listed(&is_dead);
-        let seki = listed(&in_seki);
-        self.judgement.insert(Judgement {
-            key,
-            dead,
-            seki,
-            ownership,
-        })
+        let judgement = Judgement::of(&self.game, self.settings.seed);
+        self.judgement.insert(judgement)
     }
 
-    /// Final-position ownership over a search of [`JUDGE_PLAYOUTS`] from the current
-    /// position with `color` to move: one thread and the engine's seed, so the judgement
-    /// is the same on every run. Nothing ends the game at the root (a pass there does
-    /// not end it, and the search never resigns), so the search plays the position out.
-    fn search_ownership(&self, color: Color) -> Vec<f32> {
-        let game = &self.game;
-        let root_allowed =
-            |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
-        let history = game.superko_keys();
-        let request = SearchRequest {
-            limits: SearchLimits {
-                playouts: Some(JUDGE_PLAYOUTS),
-                deadline: None,
-            },
-            seed: self.settings.seed,
-            opponent_passed: false,
-            ..position_request(game, color, &root_allowed, &history)
-        };
-        player::search(&request).ownership
+    fn final_score(&mut self) -> String {
+        let dead = self.judge().dead.clone();
+        self.game.final_score(&dead).to_string()
     }
 
-    /// GoGui's `dboard`: one row of values per board row, top row first, +1 where Black
-    /// owns the point and -1 where White does (the dead-stone judgement's ownership).
-    fn ownership_board(&mut self) -> String {
-        let size = self.game.board().size();
+    fn final_status_list(&mut self, status: StoneStatus) -> String {
         let judgement = self.judge().clone();
-        let board = self.game.board();
-        let mut rows = Vec::with_capacity(size);
-        for row in (0..size).rev() {
-            let values: Vec<String> = (0..size)
-                .map(|col| {
-                    let p = board.point(Vertex::new(col as u8, row as u8));
-                    format!("{:.2}", judgement.ownership[p.index()])
-                })
-                .collect();
-            rows.push(values.join(" "));
-        }
-        format!("\n{}", rows.join("\n"))
+        join(&judgement.stones_with(status, self.game.board()))
     }
 
+    /// GoGui's `dboard` of the dead-stone judgement's ownership.
+    fn ownership_board(&mut self) -> String {
+        let judgement = self.judge().clone();
+        judgement.ownership_board(self.game.board())
+    }
+}
+
+/// SGF: loading a game and writing the one played.
+impl GoEngine {
     fn load_sgf(&mut self, path: &Path, move_number: Option<usize>) -> Result<(), GtpError> {
         let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
         let bytes = std::fs::read(path).map_err(|error| cannot(error.to_string()))?;
@@ -1090,6 +537,20 @@ impl GoEngine {
             .replay(*self.game.rules(), self.game.komi(), move_number)
             .map_err(|error| cannot(error.to_string()))?;
         Ok(())
+    }
+
+    /// `printsgf`: the record as the answer, or written to `path`.
+    fn print_sgf(&mut self, path: Option<&Path>) -> Result<String, GtpError> {
+        let text = self.record().to_sgf();
+        match path {
+            None => Ok(text),
+            Some(path) => {
+                std::fs::write(path, text).map_err(|error| {
+                    GtpError::other(format!("cannot write {}: {error}", path.display()))
+                })?;
+                Ok(String::new())
+            }
+        }
     }
 
     /// The game so far as an SGF record, with the result once two passes have ended it.
@@ -1101,6 +562,47 @@ impl GoEngine {
             None
         };
         GoRecord::from_game(&self.game, result)
+    }
+}
+
+/// Questions about the position.
+impl GoEngine {
+    fn showboard(&self) -> String {
+        let game = &self.game;
+        let mut text = String::from("\n");
+        text.push_str(&game.board().to_string());
+        text.push_str(&format!(
+            "\nBlack (X) captured {}, White (O) captured {}; komi {}; {} to move; rules {}",
+            game.prisoners(Color::Black),
+            game.prisoners(Color::White),
+            game.komi(),
+            game.to_move(),
+            describe_rules(game.rules()),
+        ));
+        text
+    }
+
+    fn all_legal(&self, color: Color) -> String {
+        let moves: Vec<String> = self
+            .game
+            .legal_moves(color)
+            .into_iter()
+            .filter_map(|mv| match mv {
+                MoveVertex::Play(v) => Some(v.to_string()),
+                MoveVertex::Pass => None,
+            })
+            .collect();
+        moves.join(" ")
+    }
+
+    fn list_stones(&self, color: Color) -> String {
+        let board = self.game.board();
+        let stones: Vec<Vertex> = board
+            .stone_vertices()
+            .into_iter()
+            .filter(|&v| board.stone_at(v) == Some(color))
+            .collect();
+        join(&stones)
     }
 }
 
@@ -1152,143 +654,8 @@ enum Generate {
     Variation,
 }
 
-/// The parts of a search request that describe `game`'s position with `color` to move;
-/// the caller sets the budget, the stop test and the policies.
-fn position_request<'a>(
-    game: &'a Game,
-    color: Color,
-    root_allowed: &'a (dyn Fn(Point) -> bool + Sync),
-    history: &'a [u64],
-) -> SearchRequest<'a> {
-    SearchRequest {
-        board: game.board(),
-        to_move: color,
-        rules: game.rules(),
-        komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
-        root_allowed,
-        history,
-        opponent_passed: game
-            .last_move()
-            .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),
-        move_number: game.move_count() as u32,
-        limits: SearchLimits::default(),
-        seed: 0,
-        threads: 1,
-        stop: &never,
-        resign: ResignPolicy::never(),
-        cleanup: false,
-        progress: None,
-    }
-}
-
-fn never() -> bool {
-    false
-}
-
-/// True when a stone of either colour at empty `p` would capture nothing and leave its
-/// own chain with one liberty or none: the shared liberty of a seki, which neither side
-/// can fill without giving its group away. (Filling ordinary dame leaves liberties.)
-fn is_seki_liberty(board: &Board, p: Point) -> bool {
-    [Color::Black, Color::White].into_iter().all(|color| {
-        if board.would_capture(color, p) {
-            return false;
-        }
-        if board.is_suicide(color, p) {
-            return true;
-        }
-        let mut after = board.clone();
-        after.play(color, p);
-        after.chain_liberties(p) <= 1
-    })
-}
-
-/// Runs the search on a scoped thread and hands its snapshots, every `interval`, to `emit`
-/// on this thread: the session's writer stays on the thread that owns it. With `kept`,
-/// the search starts from and leaves its trees there.
-fn search_reporting(
-    request: SearchRequest<'_>,
-    kept: Option<&mut KeptTrees>,
-    interval: Duration,
-    emit: &mut dyn FnMut(Snapshot),
-) -> SearchResult {
-    let (sender, receiver) = std::sync::mpsc::channel::<Snapshot>();
-    let report = move |snapshot: Snapshot| {
-        // The receiver outlives the search; a failed send only means nobody listens.
-        let _ = sender.send(snapshot);
-    };
-    let request = SearchRequest {
-        progress: Some(Progress {
-            interval,
-            report: &report,
-        }),
-        ..request
-    };
-    std::thread::scope(|scope| {
-        let search = scope.spawn(|| match kept {
-            Some(kept) => player::search_keeping(&request, kept),
-            None => player::search(&request),
-        });
-        // The sender lives as long as the request, so the search's end is watched for.
-        while !search.is_finished() {
-            if let Ok(snapshot) = receiver.recv_timeout(Duration::from_millis(5)) {
-                emit(snapshot);
-            }
-        }
-        match search.join() {
-            Ok(result) => result,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    })
-}
-
 /// Mixed into the seed of ponder searches.
 const PONDER_SALT: u64 = 0x706F_6E64_6572; // "ponder"
-
-/// How often GoGui's live graphics are redrawn during a search.
-const GFX_INTERVAL: Duration = Duration::from_millis(500);
-
-/// GoGui's live graphics (`gogui-gfx:` then gfx commands up to an empty line, on stderr):
-/// the best line as variation stones, ownership as influence, a one-line summary.
-fn gfx_block(snapshot: &Snapshot, board: &crate::go::board::Board, color: Color) -> String {
-    let best = snapshot.root_moves.iter().max_by_key(|m| m.visits);
-    let mut block = String::from("gogui-gfx:\n");
-    if let Some(best) = best {
-        let mut var = String::from("VAR");
-        let mut mover = color;
-        for &p in &best.principal_variation {
-            var.push_str(&format!(
-                " {} {}",
-                mover.letter().to_ascii_lowercase(),
-                board.vertex(p)
-            ));
-            mover = mover.opponent();
-        }
-        block.push_str(&var);
-        block.push('\n');
-    }
-    let mut influence = String::from("INFLUENCE");
-    for p in board.points() {
-        let value = snapshot.ownership.get(p.index()).copied().unwrap_or(0.0);
-        if value.abs() >= 0.2 {
-            influence.push_str(&format!(" {} {value:.2}", board.vertex(p)));
-        }
-    }
-    block.push_str(&influence);
-    block.push('\n');
-    if let Some(best) = best {
-        let mv = best
-            .mv
-            .map_or_else(|| "pass".to_string(), |p| board.vertex(p).to_string());
-        block.push_str(&format!(
-            "TEXT {} playouts, best {mv} ({} visits, win rate {:.1}%)\n",
-            snapshot.playouts,
-            best.visits,
-            100.0 * best.win_rate
-        ));
-    }
-    block.push('\n');
-    block
-}
 
 impl Engine for GoEngine {
     fn commands(&self) -> Vec<&'static str> {

@@ -6,9 +6,9 @@ use std::fmt;
 
 use super::board::{Board, BoardSizeError, PlayOutcome, Point, side_to_move_key};
 use super::color::Color;
+use super::notation::{MoveVertex, Vertex};
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::{FinalScore, ScoreBreakdown};
-use super::vertex::{MoveVertex, Vertex};
 
 /// Why a move is illegal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -89,7 +89,7 @@ pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Result<Vec<Vertex>
     let max = match size {
         0..7 => 0,
         7 => 4,
-        _ if size > crate::go::vertex::MAX_BOARD_SIZE => 0,
+        _ if size > crate::go::notation::MAX_BOARD_SIZE => 0,
         _ if size.is_multiple_of(2) => 4,
         _ => 9,
     };
@@ -457,6 +457,45 @@ impl Game {
         let vertices = fixed_handicap_vertices(self.board.size(), stones)?;
         self.place_handicap(&vertices)?;
         Ok(vertices)
+    }
+
+    /// Where GTP's `place_free_handicap` puts `stones` stones: the fixed points where the
+    /// board has them, then the empty points farthest from every stone, so that the
+    /// stones stay spread. Places nothing.
+    pub fn free_handicap_vertices(&self, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+        let board = &self.board;
+        if board.stone_count(Color::Black) + board.stone_count(Color::White) > 0 {
+            return Err(HandicapError::BoardNotEmpty);
+        }
+        if stones < 2 || stones >= board.area() {
+            return Err(HandicapError::InvalidNumberOfStones);
+        }
+        let size = board.size();
+        let fixed_max = (2..=9)
+            .rev()
+            .find(|&n| fixed_handicap_vertices(size, n).is_ok())
+            .unwrap_or(0);
+        let mut chosen = fixed_handicap_vertices(size, stones.min(fixed_max)).unwrap_or_default();
+        let all: Vec<Vertex> = board.points().map(|p| board.vertex(p)).collect();
+        while chosen.len() < stones {
+            let distance = |v: &Vertex| {
+                chosen
+                    .iter()
+                    .map(|c| u32::from(c.col.abs_diff(v.col)) + u32::from(c.row.abs_diff(v.row)))
+                    .min()
+                    .unwrap_or(u32::MAX)
+            };
+            let next = all
+                .iter()
+                .filter(|v| !chosen.contains(v))
+                .max_by_key(|v| (distance(v), std::cmp::Reverse(**v)))
+                .copied();
+            match next {
+                Some(v) => chosen.push(v),
+                None => return Err(HandicapError::InvalidNumberOfStones),
+            }
+        }
+        Ok(chosen)
     }
 
     /// Counts the position under the rules' scoring, with the stones on `dead` taken

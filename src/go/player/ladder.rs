@@ -129,7 +129,7 @@ pub(crate) fn starts_working_ladder(board: &Board, color: Color, p: Point) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::vertex::Vertex;
+    use crate::go::notation::Vertex;
 
     /// A board from rows of `.`, `X` (black) and `O` (white), top row first.
     fn board(rows: &[&str]) -> Board {

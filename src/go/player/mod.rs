@@ -14,10 +14,11 @@
 //! Playout budgets count the new playouts only.
 //!
 //! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
-//!   visits (`Params::expand_after`), each child starting with virtual
+//!   visits (`Params::expand_after`, `params.rs`), each child starting with virtual
 //!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, lines on an
-//!   open board).
-//!   Children are chosen by their mean blended with the AMAF (RAVE) mean.
+//!   open board: `knowledge.rs`, with the ladder reader `ladder.rs`).
+//!   Children are chosen by their mean blended with the AMAF (RAVE) mean. Kept trees
+//!   live in `kept.rs`.
 //! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
 //!   shapes (`patterns.rs`), else play a random move that is legal, not in an own eye
 //!   and not a self-atari of two or more stones; they are counted by area (Tromp–Taylor)
@@ -34,7 +35,10 @@
 //! depend on timing. A kept tree is a function of the searches and moves before, so a
 //! sequence of playout-limited searches is reproducible as a whole.
 
+mod kept;
+mod knowledge;
 mod ladder;
+mod params;
 mod patterns;
 mod playout;
 mod tree;
@@ -46,8 +50,12 @@ use super::color::Color;
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
+pub use kept::KeptTrees;
+use kept::RootKey;
+use knowledge::LargeBoardPruning;
+use params::Params;
 use playout::{Amaf, Playout, Scorer, Turn};
-use tree::{Budget, Context, LargeBoardPruning, Node, Params, Tree, TreeReport, reroot};
+use tree::{Budget, Context, Node, Tree, TreeReport};
 
 /// How long to search. Both may be set: the first one reached ends the search. With
 /// neither, [`DEFAULT_PLAYOUTS`] applies.
@@ -196,127 +204,6 @@ pub struct SearchResult {
     pub reused: u64,
 }
 
-/// The trees of the last search, kept for the next (tree reuse), and the moves played
-/// since it.
-#[derive(Default)]
-pub struct KeptTrees {
-    root: Option<RootKey>,
-    /// One arena a thread.
-    arenas: Vec<Vec<Node>>,
-    moves: Vec<(Color, Option<Point>)>,
-}
-
-/// Everything a kept tree's statistics depend on: a new search may start from the tree
-/// only if the moves since lead from this to the new request's position exactly.
-struct RootKey {
-    board: Board,
-    to_move: Color,
-    komi: f32,
-    rules: Rules,
-    opponent_passed: bool,
-    /// Sorted, without repeats, the root's own key included.
-    history: Vec<u64>,
-    threads: usize,
-    params: Params,
-}
-
-/// More moves than this since the kept search and the tree is not worth walking.
-const MAX_KEPT_MOVES: usize = 8;
-
-impl KeptTrees {
-    pub fn new() -> KeptTrees {
-        KeptTrees::default()
-    }
-
-    /// Forgets the trees: the next search starts from scratch.
-    pub fn clear(&mut self) {
-        *self = KeptTrees::default();
-    }
-
-    /// True when no tree is kept.
-    pub fn is_empty(&self) -> bool {
-        self.root.is_none()
-    }
-
-    /// Records that `color` played `mv` (`None`: a pass) after the kept search, so that
-    /// the next search may start under it.
-    pub fn advance(&mut self, color: Color, mv: Option<Point>) {
-        if self.root.is_some() {
-            self.moves.push((color, mv));
-            if self.moves.len() > MAX_KEPT_MOVES {
-                self.clear();
-            }
-        }
-    }
-
-    /// The kept arenas rerooted for `ctx` (one a thread, `None` for a tree that never
-    /// expanded the new root), if the kept root and the moves since lead exactly to the
-    /// context's position; else nothing. Either way the kept trees are given up.
-    fn take_for(
-        &mut self,
-        ctx: &Context,
-        request: &SearchRequest,
-        threads: usize,
-    ) -> Option<Vec<Option<Vec<Node>>>> {
-        let KeptTrees {
-            root,
-            arenas,
-            moves,
-        } = std::mem::take(self);
-        let root = root?;
-        if root.threads != threads
-            || arenas.len() != threads
-            || root.komi.to_bits() != request.komi.to_bits()
-            || root.rules != *request.rules
-            || root.params != ctx.params
-        {
-            return None;
-        }
-        // Replay the moves: the tree alternates colours from its root.
-        let mut board = root.board.clone();
-        let mut color = root.to_move;
-        let mut history = root.history.clone();
-        let mut opponent_passed = root.opponent_passed;
-        for &(mover, mv) in &moves {
-            if mover != color {
-                return None;
-            }
-            match mv {
-                Some(p) => {
-                    if !board.is_on_board(p)
-                        || !board.is_legal(color, p, root.rules.suicide_allowed)
-                    {
-                        return None;
-                    }
-                    board.play(color, p);
-                }
-                None => board.pass(),
-            }
-            opponent_passed = mv.is_none();
-            color = color.opponent();
-            if ctx.ko != KoRule::Simple {
-                history.push(ctx.key(board.hash(), color));
-            }
-        }
-        history.sort_unstable();
-        history.dedup();
-        if board != *ctx.root
-            || color != ctx.to_move
-            || opponent_passed != ctx.opponent_passed
-            || history != ctx.history
-        {
-            return None;
-        }
-        let line: Vec<Option<Point>> = moves.iter().map(|&(_, mv)| mv).collect();
-        Some(
-            arenas
-                .iter()
-                .map(|arena| reroot(arena, &line, ctx))
-                .collect(),
-        )
-    }
-}
-
 /// Cap on the tree size in nodes (40 bytes each), over all threads: about 170 MB, kept
 /// between moves with tree reuse. A power of two, so that the arena's doubling stops
 /// right at the cap.
@@ -350,30 +237,7 @@ fn search_with(
     let board = request.board;
     let me = request.to_move;
     let points: Vec<Point> = board.points().collect();
-    let mut root_moves: Vec<Option<Point>> = points
-        .iter()
-        .copied()
-        .filter(|&p| {
-            board.is_legal(me, p, request.rules.suicide_allowed)
-                && !board.is_eye_like(me, p)
-                && !board.is_suicide(me, p)
-                && (request.root_allowed)(p)
-        })
-        .map(Some)
-        .collect();
-    let any_move = !root_moves.is_empty();
-    if let Some(pruning) = LargeBoardPruning::of(board) {
-        // Pruning everything would leave only a pass; then the search sees every move.
-        let kept: Vec<Option<Point>> = root_moves
-            .iter()
-            .copied()
-            .filter(|mv| mv.is_some_and(|p| !pruning.skips(board, me, p)))
-            .collect();
-        if !kept.is_empty() {
-            root_moves = kept;
-        }
-    }
-    root_moves.push(None);
+    let (root_moves, any_move) = root_moves(request, &points);
 
     let threads = request.threads.clamp(1, MAX_THREADS);
     let budget = match request.limits {
@@ -398,15 +262,7 @@ fn search_with(
         ko,
         history: &[],
     };
-    let history = if ko == KoRule::Simple {
-        Vec::new()
-    } else {
-        let mut history = request.history.to_vec();
-        history.push(ctx.key(board.hash(), me));
-        history.sort_unstable();
-        history.dedup();
-        history
-    };
+    let history = superko_history(request, &ctx);
     ctx.history = &history;
 
     // Nothing to think about: every move left fills an own eye (or is forbidden).
@@ -414,26 +270,7 @@ fn search_with(
         if let Some(kept) = kept {
             kept.clear();
         }
-        let margin = my_margin(board, me, request.komi, &[]);
-        return SearchResult {
-            decision: Decision::Pass,
-            win_rate: if margin > 0.0 { 1.0 } else { 0.0 },
-            playouts: 0,
-            nodes: 0,
-            principal_variation: Vec::new(),
-            root_moves: vec![RootMoveStats {
-                mv: None,
-                visits: 0,
-                win_rate: 0.5,
-                amaf_visits: 0,
-                amaf_win_rate: 0.5,
-                prior: 0.0,
-                score_lead: margin,
-                principal_variation: Vec::new(),
-            }],
-            ownership: vec![0.0; MAX_POINTS],
-            reused: 0,
-        };
+        return pass_unsearched(board, me, request.komi);
     }
 
     let arenas = kept
@@ -452,22 +289,91 @@ fn search_with(
         ..decide(request, &points, summary)
     };
     if let Some(kept) = kept {
-        *kept = KeptTrees {
-            root: Some(RootKey {
-                board: board.clone(),
-                to_move: me,
-                komi: request.komi,
-                rules: *request.rules,
-                opponent_passed: request.opponent_passed,
-                history: history.clone(),
-                threads,
-                params,
-            }),
-            arenas: trees.into_iter().map(|t| t.nodes).collect(),
-            moves: Vec::new(),
+        let root = RootKey {
+            board: board.clone(),
+            to_move: me,
+            komi: request.komi,
+            rules: *request.rules,
+            opponent_passed: request.opponent_passed,
+            history: history.clone(),
+            threads,
+            params,
         };
+        kept.keep(root, trees.into_iter().map(|t| t.nodes).collect());
     }
     result
+}
+
+/// The moves the root considers, the pass last, and whether any move but the pass is
+/// legal, not an own eye and allowed by the request: on a large board without the moves
+/// [`LargeBoardPruning`] leaves out, unless that leaves none.
+fn root_moves(request: &SearchRequest, points: &[Point]) -> (Vec<Option<Point>>, bool) {
+    let board = request.board;
+    let me = request.to_move;
+    let mut root_moves: Vec<Option<Point>> = points
+        .iter()
+        .copied()
+        .filter(|&p| {
+            board.is_legal(me, p, request.rules.suicide_allowed)
+                && !board.is_eye_like(me, p)
+                && !board.is_suicide(me, p)
+                && (request.root_allowed)(p)
+        })
+        .map(Some)
+        .collect();
+    let any_move = !root_moves.is_empty();
+    if let Some(pruning) = LargeBoardPruning::of(board) {
+        // Pruning everything would leave only a pass; then the search sees every move.
+        let kept: Vec<Option<Point>> = root_moves
+            .iter()
+            .copied()
+            .filter(|mv| mv.is_some_and(|p| !pruning.skips(board, me, p)))
+            .collect();
+        if !kept.is_empty() {
+            root_moves = kept;
+        }
+    }
+    root_moves.push(None);
+    (root_moves, any_move)
+}
+
+/// The keys the tree must not repeat under superko: the game's history and the root's
+/// own key, sorted without repeats (none under simple ko).
+fn superko_history(request: &SearchRequest, ctx: &Context) -> Vec<u64> {
+    if ctx.ko == KoRule::Simple {
+        Vec::new()
+    } else {
+        let mut history = request.history.to_vec();
+        history.push(ctx.key(request.board.hash(), request.to_move));
+        history.sort_unstable();
+        history.dedup();
+        history
+    }
+}
+
+/// The answer when there is nothing to think about: a pass, won or lost as the board
+/// is counted now.
+fn pass_unsearched(board: &Board, me: Color, komi: f32) -> SearchResult {
+    let margin = my_margin(board, me, komi, &[]);
+    SearchResult {
+        decision: Decision::Pass,
+        win_rate: if margin > 0.0 { 1.0 } else { 0.0 },
+        playouts: 0,
+        nodes: 0,
+        principal_variation: Vec::new(),
+        root_moves: vec![RootMoveStats {
+            mv: None,
+            visits: 0,
+            win_rate: 0.5,
+            amaf_visits: 0,
+            amaf_win_rate: 0.5,
+            prior: 0.0,
+            score_lead: margin,
+            principal_variation: Vec::new(),
+        }],
+        ownership: vec![0.0; MAX_POINTS],
+        reused: 0,
+    }
 }
 
 /// Moves a playout may make before it is cut off and counted as it stands: long enough
@@ -798,3 +704,5 @@ pub fn ownership(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tree_tests;

@@ -148,7 +148,7 @@ fn symmetries(grid: &[u8]) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::vertex::Vertex;
+    use crate::go::notation::Vertex;
 
     fn v(s: &str) -> Vertex {
         s.parse().expect("test vertex")

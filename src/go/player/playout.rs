@@ -18,8 +18,8 @@ use rand_chacha::ChaCha8Rng;
 use crate::go::board::{Board, MAX_POINTS, Point};
 use crate::go::color::Color;
 
+use super::params::Params;
 use super::patterns;
-use super::tree::Params;
 
 /// wyrand: one multiply per draw, 64-bit state, good statistical quality for a
 /// simulation (not for anything adversarial). Seeded from ChaCha8 so that nearby seeds
@@ -587,8 +587,8 @@ impl Playout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::notation::Vertex;
     use crate::go::score::Ownership;
-    use crate::go::vertex::Vertex;
 
     fn pt(board: &Board, s: &str) -> Point {
         board.point(s.parse::<Vertex>().expect("test vertex"))

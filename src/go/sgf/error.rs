@@ -166,7 +166,7 @@ impl fmt::Display for SgfErrorKind {
                 f,
                 "unsupported board size SZ[{}]: expected a number from 1 to {}",
                 shorten(value),
-                crate::go::vertex::MAX_BOARD_SIZE
+                crate::go::notation::MAX_BOARD_SIZE
             ),
             SgfErrorKind::InvalidValue {
                 ident,

@@ -5,9 +5,11 @@
 //! game's information, setup and moves on top of it.
 
 mod error;
+mod read;
 mod record;
 mod replay;
 mod tree;
+mod write;
 
 use std::borrow::Cow;
 

@@ -1,3 +1,7 @@
+//! Go's move notation in GTP terms: [`Vertex`] (`D4`), [`MoveVertex`] (a vertex or
+//! `pass`), their parsing for a board size and their display. Colours (`b`, `white`)
+//! are `color.rs`'s.
+
 use std::fmt;
 use std::str::FromStr;
 

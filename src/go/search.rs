@@ -1,0 +1,173 @@
+//! The engine's side of a search: a game's position as a [`SearchRequest`] for the
+//! player, and searches that show their progress while they run (analysis lines to the
+//! controller, GoGui's live graphics on stderr).
+//!
+//! The player (`player/`) knows boards, not games or sessions; this room joins the two
+//! so that `engine.rs`, the dead-stone judgement (`status.rs`) and pondering ask for a
+//! search the same way.
+
+use std::time::Duration;
+
+use crate::go::analysis::{AnalyzeRequest, ownership_for};
+use crate::go::board::{Board, Point};
+use crate::go::game::Game;
+use crate::go::player::{
+    self, KeptTrees, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult, Snapshot,
+};
+use crate::go::{Color, MoveVertex};
+use crate::protocol::Session;
+
+/// How often GoGui's live graphics are redrawn during a search.
+const GFX_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The parts of a search request that describe `game`'s position with `color` to move;
+/// the caller sets the budget, the stop test and the policies.
+pub(crate) fn position_request<'a>(
+    game: &'a Game,
+    color: Color,
+    root_allowed: &'a (dyn Fn(Point) -> bool + Sync),
+    history: &'a [u64],
+) -> SearchRequest<'a> {
+    SearchRequest {
+        board: game.board(),
+        to_move: color,
+        rules: game.rules(),
+        komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
+        root_allowed,
+        history,
+        opponent_passed: game
+            .last_move()
+            .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),
+        move_number: game.move_count() as u32,
+        limits: SearchLimits::default(),
+        seed: 0,
+        threads: 1,
+        stop: &never,
+        resign: ResignPolicy::never(),
+        cleanup: false,
+        progress: None,
+    }
+}
+
+fn never() -> bool {
+    false
+}
+
+/// Runs `request` for `color`: with `analysis`, streaming its info lines to the session;
+/// else with `live_gfx`, drawing GoGui's live graphics on stderr; else quietly. With
+/// `kept`, the search starts from and leaves its trees there.
+pub(crate) fn run_search(
+    request: SearchRequest<'_>,
+    kept: Option<&mut KeptTrees>,
+    color: Color,
+    analysis: Option<&AnalyzeRequest>,
+    live_gfx: bool,
+    session: &mut Session<'_>,
+) -> SearchResult {
+    let board = request.board;
+    match analysis {
+        Some(analysis) => {
+            let mut client_gone = session.open_stream().is_err();
+            search_reporting(request, kept, analysis.interval, &mut |mut snapshot| {
+                if !client_gone {
+                    ownership_for(&mut snapshot, color);
+                    let line = analysis.info_line(&snapshot, board);
+                    client_gone = session.stream_line(&line).is_err();
+                }
+            })
+        }
+        None if live_gfx => search_reporting(request, kept, GFX_INTERVAL, &mut |snapshot| {
+            use std::io::Write;
+            let block = gfx_block(&snapshot, board, color);
+            let mut err = std::io::stderr().lock();
+            // Live graphics are a courtesy: a closed stderr must not stop the search.
+            let _ = err.write_all(block.as_bytes()).and_then(|()| err.flush());
+        }),
+        None => match kept {
+            Some(kept) => player::search_keeping(&request, kept),
+            None => player::search(&request),
+        },
+    }
+}
+
+/// Runs the search on a scoped thread and hands its snapshots, every `interval`, to `emit`
+/// on this thread: the session's writer stays on the thread that owns it. With `kept`,
+/// the search starts from and leaves its trees there.
+fn search_reporting(
+    request: SearchRequest<'_>,
+    kept: Option<&mut KeptTrees>,
+    interval: Duration,
+    emit: &mut dyn FnMut(Snapshot),
+) -> SearchResult {
+    let (sender, receiver) = std::sync::mpsc::channel::<Snapshot>();
+    let report = move |snapshot: Snapshot| {
+        // The receiver outlives the search; a failed send only means nobody listens.
+        let _ = sender.send(snapshot);
+    };
+    let request = SearchRequest {
+        progress: Some(Progress {
+            interval,
+            report: &report,
+        }),
+        ..request
+    };
+    std::thread::scope(|scope| {
+        let search = scope.spawn(|| match kept {
+            Some(kept) => player::search_keeping(&request, kept),
+            None => player::search(&request),
+        });
+        // The sender lives as long as the request, so the search's end is watched for.
+        while !search.is_finished() {
+            if let Ok(snapshot) = receiver.recv_timeout(Duration::from_millis(5)) {
+                emit(snapshot);
+            }
+        }
+        match search.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// GoGui's live graphics (`gogui-gfx:` then gfx commands up to an empty line, on stderr):
+/// the best line as variation stones, ownership as influence, a one-line summary.
+fn gfx_block(snapshot: &Snapshot, board: &Board, color: Color) -> String {
+    let best = snapshot.root_moves.iter().max_by_key(|m| m.visits);
+    let mut block = String::from("gogui-gfx:\n");
+    if let Some(best) = best {
+        let mut var = String::from("VAR");
+        let mut mover = color;
+        for &p in &best.principal_variation {
+            var.push_str(&format!(
+                " {} {}",
+                mover.letter().to_ascii_lowercase(),
+                board.vertex(p)
+            ));
+            mover = mover.opponent();
+        }
+        block.push_str(&var);
+        block.push('\n');
+    }
+    let mut influence = String::from("INFLUENCE");
+    for p in board.points() {
+        let value = snapshot.ownership.get(p.index()).copied().unwrap_or(0.0);
+        if value.abs() >= 0.2 {
+            influence.push_str(&format!(" {} {value:.2}", board.vertex(p)));
+        }
+    }
+    block.push_str(&influence);
+    block.push('\n');
+    if let Some(best) = best {
+        let mv = best
+            .mv
+            .map_or_else(|| "pass".to_string(), |p| board.vertex(p).to_string());
+        block.push_str(&format!(
+            "TEXT {} playouts, best {mv} ({} visits, win rate {:.1}%)\n",
+            snapshot.playouts,
+            best.visits,
+            100.0 * best.win_rate
+        ));
+    }
+    block.push('\n');
+    block
+}

@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::thinking::{position_request, run_search};
 use crate::go::analysis::AnalyzeRequest;
 use crate::go::board::Point;
 use crate::go::game::{Game, HandicapError};
@@ -16,7 +17,6 @@ use crate::go::player::{
     self, Decision, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
 };
 use crate::go::rules::{RuleSet, Rules};
-use crate::go::search::{position_request, run_search};
 use crate::go::sgf::GoRecord;
 use crate::go::status::Judgement;
 use crate::go::{Color, MoveVertex, Vertex};

@@ -11,9 +11,10 @@
 //! - `sgf/`: game records read from and written as SGF.
 //! - `player/`: the search (Monte Carlo tree search over light playouts).
 //! - The GTP engine: `command.rs` (typed commands, parsed), `engine.rs` (runs them),
-//!   `search.rs` (how the engine asks the player), `status.rs` (dead stones, seki and
+//!   `thinking.rs` (how the engine asks the player), `status.rs` (dead stones, seki and
 //!   ownership at the end), `analysis.rs` (`lz-analyze` and `kata-analyze` output).
-//! - `bench.rs`: `hamle bench go`.
+//! - `referee.rs`: Go in the arena (the referee, `--size`/`--komi`/`--rules`, the record).
+//! - `cli.rs`: `hamle go`; `bench.rs`: `hamle bench go`.
 
 pub mod analysis;
 pub mod bench;
@@ -28,12 +29,9 @@ pub mod player;
 pub mod referee;
 pub mod rules;
 pub mod score;
-mod search;
 pub mod sgf;
 pub mod status;
-
-/// The notation's former room name, still used by the arena's referee.
-pub use notation as vertex;
+mod thinking;
 
 pub use color::Color;
 pub use notation::{MoveVertex, Vertex};

@@ -7,9 +7,9 @@ use crate::contract::{
 
 use super::color::Color;
 use super::game::Game;
+use super::notation::MoveVertex;
 use super::rules::RuleSet;
 use super::sgf::GoRecord;
-use super::vertex::MoveVertex;
 
 /// Go's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]

@@ -5,12 +5,12 @@
 //! The judgement is a search's (see [`Judgement::of`]); the engine keeps the last one
 //! so that the commands agree with one another and do not repeat the playouts.
 
+use super::thinking::position_request;
 use crate::go::board::{Board, MAX_POINTS, Point};
 use crate::go::game::Game;
 use crate::go::player::{self, SearchLimits, SearchRequest};
 use crate::go::rules::{RuleSet, Rules};
 use crate::go::score::Ownership;
-use crate::go::search::position_request;
 use crate::go::{Color, MoveVertex, Vertex};
 
 /// Playouts of each of the two searches that judge dead stones for `final_score`,

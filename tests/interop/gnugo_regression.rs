@@ -2,9 +2,7 @@
 //! against `hamle go` through the product's runner (`hamle::arena::regress`, what
 //! `hamle regress` runs): every command must get a well-formed answer in time and every
 //! `loadsgf` must load. The pass counts are printed (`cargo test --release --test
-//! gnugo_regression -- --nocapture`); they measure strength, which tests do not assert.
-
-mod common;
+//! interop gnugo_regression -- --nocapture`); they measure strength, which tests do not assert.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

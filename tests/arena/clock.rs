@@ -3,8 +3,9 @@
 //! part of the match's settings and of each record, Tavla's clocks are kept without
 //! clock commands.
 
-mod arena_support;
-use arena_support::{bot, broken, hamle_match, ok, record, scratch, sorted_results as results};
+use crate::support::arena::{
+    bot, broken, hamle_match, ok, record, scratch, sorted_results as results,
+};
 
 #[test]
 fn kulami_engines_manage_a_two_second_clock_and_a_slow_one_loses_on_time() {

@@ -2,8 +2,7 @@
 //! `.ci/run`): the same resulting positions for every roll of thousands of seeded random
 //! positions, and the same Position IDs.
 
-mod common;
-mod tavla_support;
+use crate::support;
 
 use hamle::tavla::ids::position_id;
 use hamle::tavla::legal_plays;
@@ -11,12 +10,12 @@ use pretty_assertions::assert_eq;
 
 #[test]
 fn same_legal_plays_as_gnubg() {
-    let mut cases = tavla_support::from_random_games(0x7A71A, 60);
+    let mut cases = support::tavla::from_random_games(0x7A71A, 60);
     cases.truncate(6000);
-    cases.extend(tavla_support::scattered(0xBA5E, 6000));
+    cases.extend(support::tavla::scattered(0xBA5E, 6000));
     assert!(cases.len() >= 10_000, "{} positions", cases.len());
-    let input = tavla_support::gnubg_input(&cases);
-    let answers = common::python_fixture("gnubg_moves.py", input, "gnubg-nn");
+    let input = support::tavla::gnubg_input(&cases);
+    let answers = support::peers::python_fixture("gnubg_moves.py", input, "gnubg-nn");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());
     let (mut plays, mut blocked, mut partial) = (0usize, 0usize, 0usize);

@@ -2,13 +2,11 @@
 //! bad input. Engines are `hamle go` at 10 playouts (instant, seed-dependent) and
 //! `tests/fixtures/broken_engine.py` wrapped around it.
 
-mod arena_support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use arena_support::{HAMLE, hamle_match, scratch};
+use crate::support::arena::{HAMLE, hamle_match, scratch};
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py")

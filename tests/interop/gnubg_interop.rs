@@ -9,8 +9,7 @@ use hamle::protocol::serve;
 use hamle::tavla::engine::{Settings, TavlaEngine};
 use hamle::tavla::player::Level;
 
-mod common;
-use common::{gnubg, gnubg_missing};
+use crate::support::peers::{gnubg, gnubg_missing};
 
 /// A match of the engine against itself; `openings[i]` is sent first in game i (cube actions).
 fn self_play_match(seed: u64, length: u32, openings: &[&str]) -> TavlaEngine {

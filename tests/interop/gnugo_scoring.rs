@@ -10,9 +10,7 @@
 //! `HAMLE_SCORING_GAMES` sets the games per board size (default 20) and
 //! `HAMLE_SCORING_SIZES` the sizes (default `9`, e.g. `9,13,19`).
 
-mod common;
-
-use common::{GNUGO, GtpProcess, require_gnugo};
+use crate::support::peers::{GNUGO, GtpProcess, require_gnugo};
 
 /// The share of games whose `final_score` must agree with GNU Go's.
 const MIN_AGREEMENT: f64 = 0.9;

@@ -98,7 +98,7 @@ fn one_stone_sets_match_brute_force() {
 }
 
 /// Tens of millions of positions and several GB for the brute force: run it by hand,
-/// `cargo test --release --test mangala_solver two_stone -- --ignored --nocapture`.
+/// `cargo test --release --test mangala solver::two_stone -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn two_stone_sets_match_brute_force() {

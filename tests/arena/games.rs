@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use hamle::arena::store::{GameResult, Winner};
 
-mod arena_support;
-use arena_support::{bot, broken, hamle_match, ok, record, scratch, sorted_results};
+use crate::support::arena::{bot, broken, hamle_match, ok, record, scratch, sorted_results};
 
 fn tag(record: &str, key: &str) -> String {
     hamle::contract::record::read_tags(record)

@@ -1,9 +1,7 @@
 //! GNU Go plays whole games against `hamle go` over GTP: no protocol error, every move
 //! accepted by the other side, and the final scores compared.
 
-mod common;
-
-use common::{GNUGO, GtpProcess, require_gnugo};
+use crate::support::peers::{GNUGO, GtpProcess, require_gnugo};
 
 fn play_game(size: usize, hamle_is_black: bool, seed: u64) -> (String, String, usize) {
     let hamle_args = [

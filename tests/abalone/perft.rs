@@ -1,7 +1,7 @@
 //! Perft from the three start positions to depth 4, fixed here. The depth-1 counts are the
 //! published 44 / 52 / 80; depths 2 and 3 were reproduced by abalone-boai's own generator
 //! (PyPI, see tests/fixtures/abalone_boai_moves.py), whose legal moves
-//! tests/abalone_boai_diff.rs compares with ours position by position.
+//! tests/interop/boai_diff.rs compares with ours position by position.
 
 use hamle::abalone::StartPosition;
 use hamle::abalone::perft::{divide, perft};

@@ -8,19 +8,18 @@ use std::path::{Path, PathBuf};
 
 use hamle::arena::store::Winner;
 
-mod arena_support;
-mod common;
-use arena_support::{hamle_match, ok, record, scratch, sorted_results};
-use common::{gnubg, gnubg_missing};
+use crate::support;
+use crate::support::arena::{hamle_match, ok, record, scratch, sorted_results};
+use crate::support::peers::{gnubg, gnubg_missing};
 
 /// A Tavla bot run as `command`.
 fn bot(dir: &Path, name: &str, command: &[&str]) {
-    arena_support::bot(dir, name, "tavla", command);
+    support::arena::bot(dir, name, "tavla", command);
 }
 
 /// A Tavla bot wrapped in the broken-engine fixture.
 fn broken(dir: &Path, name: &str, mode: &str, k: u32) {
-    arena_support::broken(dir, name, "tavla", mode, k, &["tavla"]);
+    support::arena::broken(dir, name, "tavla", mode, k, &["tavla"]);
 }
 
 fn dice_by_game(record: &str) -> Vec<Vec<String>> {

@@ -3,18 +3,17 @@
 //! legal moves on thousands of seeded random positions (games from the three starts with
 //! pushes favoured, and random placements).
 
-mod abalone_support;
-mod common;
+use crate::support;
 
 use hamle::abalone::{Move, MoveList};
 use pretty_assertions::assert_eq;
 
 #[test]
 fn same_legal_moves_as_abalone_boai() {
-    let positions = abalone_support::random_positions(0xB0A1, 20, 1000);
+    let positions = support::abalone::random_positions(0xB0A1, 20, 1000);
     assert!(positions.len() >= 2000, "{} positions", positions.len());
     let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
-    let answers = common::python_fixture("abalone_boai_moves.py", input, "abalone-boai");
+    let answers = support::peers::python_fixture("abalone_boai_moves.py", input, "abalone-boai");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), positions.len());
     let mut pushes = 0;

@@ -3,7 +3,7 @@
 //! move passes the checked path, every other geometric move is refused with the state
 //! kept; hashes, position strings, notation and undo are consistent in every state.
 
-mod abalone_support;
+use crate::support;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -199,7 +199,7 @@ fn all_geometric_moves() -> Vec<Move> {
 
 #[test]
 fn generator_and_application_agree_with_the_naive_book() {
-    let positions = abalone_support::random_positions(0x1A7E, 30, 600);
+    let positions = support::abalone::random_positions(0x1A7E, 30, 600);
     let mut pushes_off = 0;
     for position in &positions {
         let mut list = MoveList::new();
@@ -229,7 +229,7 @@ fn generator_and_application_agree_with_the_naive_book() {
 #[test]
 fn checked_and_unchecked_paths_hashes_strings_and_refusals_agree() {
     let everything = all_geometric_moves();
-    let positions = abalone_support::random_positions(0x5EED, 12, 150);
+    let positions = support::abalone::random_positions(0x5EED, 12, 150);
     for position in &positions {
         let text = position.to_string();
         let reparsed: Position = text.parse().expect("position string parses");
@@ -284,7 +284,7 @@ fn games_undo_to_their_start_and_refuse_without_changing() {
             let position = *game.position();
             // A move by the wrong colour and an illegal move change nothing.
             let mover = game.to_move();
-            let Some(mv) = abalone_support::random_move(&position, &mut rng) else {
+            let Some(mv) = support::abalone::random_move(&position, &mut rng) else {
                 break;
             };
             assert!(game.play(mover.opponent(), mv).is_err());

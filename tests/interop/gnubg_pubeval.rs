@@ -2,8 +2,7 @@
 //! seeded random positions and rolls, the play gnubg's `pub_best_move` picks is one our
 //! pubeval scores best (ties between different positions are allowed either way).
 
-mod common;
-mod tavla_support;
+use crate::support;
 
 use hamle::tavla::ids::position_id;
 use hamle::tavla::legal_plays;
@@ -12,11 +11,11 @@ use hamle::tavla::pubeval;
 
 #[test]
 fn same_plays_as_gnubg_pubeval() {
-    let mut cases = tavla_support::from_random_games(0x9EB, 40);
+    let mut cases = support::tavla::from_random_games(0x9EB, 40);
     cases.truncate(3000);
-    cases.extend(tavla_support::scattered(0x9EB2, 1000));
-    let input = tavla_support::gnubg_input(&cases);
-    let answers = common::python_fixture("gnubg_pubeval.py", input, "gnubg-nn");
+    cases.extend(support::tavla::scattered(0x9EB2, 1000));
+    let input = support::tavla::gnubg_input(&cases);
+    let answers = support::peers::python_fixture("gnubg_pubeval.py", input, "gnubg-nn");
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());
     let (mut choices, mut same) = (0usize, 0usize);

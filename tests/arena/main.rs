@@ -1,0 +1,13 @@
+//! The arena's tests, end to end through the `hamle` binary: `hamle match` for every game
+//! (`matches` for its resuming and failure policies, `games`, `tavla`, `clock`), `hamle
+//! ladder` and `hamle regress`.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod clock;
+mod games;
+mod ladder;
+mod matches;
+mod regress;
+mod tavla;

@@ -1,0 +1,10 @@
+//! The Go engine's tests: rules, invariants and SGF in-process, GTP transcripts, tree reuse,
+//! live analysis and interrupts. Tests against GNU Go and Sabaki are in `tests/interop/`.
+
+mod analysis;
+mod gtp;
+mod interrupt;
+mod invariants;
+mod reuse;
+mod rules;
+mod sgf_roundtrip;

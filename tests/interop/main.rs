@@ -1,0 +1,20 @@
+//! Tests that talk to an outside program or package, each named after its peer: GNU Go
+//! (`gnugo_*`: differential rules and scoring, whole games, its regression suites and SGF
+//! corpus), GNU Backgammon (`gnubg_*`: gnubg-nn's move generator and pubeval, gnubg 1.07
+//! importing our records and playing us), Sabaki's GTP client (`sabaki_client`) and
+//! abalone-boai (`boai_diff`). `.ci/run` installs the peers; where one is missing here,
+//! its tests fail (or, for gnubg 1.07, skip) saying what to install.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod boai_diff;
+mod gnubg_diff;
+mod gnubg_interop;
+mod gnubg_pubeval;
+mod gnugo_diff;
+mod gnugo_games;
+mod gnugo_regression;
+mod gnugo_scoring;
+mod gnugo_sgf_corpus;
+mod sabaki_client;

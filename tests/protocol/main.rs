@@ -1,0 +1,4 @@
+//! The protocol core's tests: the GTP framing every game shares, served with a small test
+//! engine. The contract that every real engine keeps is `tests/contract/`.
+
+mod gtp;

@@ -1,0 +1,6 @@
+//! The Tavla (backgammon) engine's tests: the rule book, invariants over random matches and
+//! GTP transcripts. Tests against gnubg are in `tests/interop/`.
+
+mod gtp;
+mod invariants;
+mod rules;

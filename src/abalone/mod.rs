@@ -7,6 +7,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod clicks;
+pub mod command;
 pub mod engine;
 pub mod eval;
 pub mod moves;

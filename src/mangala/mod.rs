@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod command;
 pub mod db;
 pub mod draw;
 pub mod engine;

@@ -16,9 +16,9 @@ use super::clicks::{self, Click, clicks_for, gogui_vertex};
 use super::command::{ABALONE_COMMANDS, AbaloneCommand};
 use super::eval::Weights;
 use super::moves::Move;
+use super::player::{self, Limits, SearchResult, Searcher};
 use super::position::{IllegalMove, MoveList, Position, StartPosition};
 use super::rules::{EndReason, EndRules, Game, GameResult};
-use super::search::{self, Limits, SearchResult, Searcher};
 
 /// Search nodes per move when the command line does not say.
 pub const DEFAULT_NODES: u64 = 300_000;
@@ -50,7 +50,7 @@ impl Default for Settings {
             start: StartPosition::Standard,
             end_rules: EndRules::default(),
             weights: Weights::default(),
-            table_bits: search::DEFAULT_TABLE_BITS,
+            table_bits: player::DEFAULT_TABLE_BITS,
             gogui: false,
         }
     }

@@ -12,10 +12,10 @@ pub mod engine;
 pub mod eval;
 pub mod moves;
 pub mod perft;
+pub mod player;
 pub mod position;
 pub mod referee;
 pub mod rules;
-pub mod search;
 
 pub use board::{Cell, Color, Direction};
 pub use moves::Move;

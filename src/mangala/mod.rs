@@ -10,9 +10,9 @@ pub mod draw;
 pub mod engine;
 pub mod game;
 pub mod notation;
+pub mod player;
 pub mod referee;
 pub mod rules;
-pub mod search;
 pub mod set_match;
 
 pub use draw::{Draw, Hand};

@@ -20,7 +20,7 @@ mod order;
 mod table;
 
 use order::MoveOrder;
-use table::{Bound, Table, from_table};
+use table::{Bound, Table};
 
 use super::board::Color;
 use super::eval::{Weights, evaluate};
@@ -361,7 +361,7 @@ impl Searcher {
         &mut self,
         position: &Position,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         null_allowed: bool,
@@ -380,16 +380,8 @@ impl Searcher {
         }
         let key = self.key(position, ply, depth);
         let entry = self.table.probe(key);
-        if let Some(entry) = entry
-            && i32::from(entry.depth) >= depth
-        {
-            let value = from_table(entry.value, ply);
-            match entry.bound {
-                Bound::Exact => return value,
-                Bound::Lower if value >= beta => return value,
-                Bound::Upper if value <= alpha => return value,
-                _ => {}
-            }
+        if let Some(value) = entry.and_then(|e| e.cutoff(depth, alpha, beta, ply)) {
+            return value;
         }
         // The subtree's repetition draws so far: the node's value holds for any path only
         // when none of them needs a position above it.
@@ -397,20 +389,7 @@ impl Searcher {
         // Null move: if passing still holds beta, a real move will too (Abalone has
         // practically no zugzwang).
         if null_allowed && depth >= 3 && beta < WON && self.evaluate(position) >= beta {
-            let passed = position.with_turn_passed();
-            let index = self.root_index + ply + 1;
-            self.path[index] = passed.hash();
-            self.floor[ply + 1] = index;
-            let value = -self.negamax(
-                &passed,
-                depth - 3,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                false,
-                &mut subtree,
-                stop,
-            );
+            let value = self.null_move(position, depth, beta, ply, &mut subtree, stop);
             if self.aborted {
                 return 0;
             }
@@ -426,10 +405,74 @@ impl Searcher {
         }
         self.ordering
             .order(position, &mut moves, entry.and_then(|e| e.best), ply);
-        let original_alpha = alpha;
+        let window = (alpha, beta);
+        let Some((best_value, best_move)) =
+            self.search_moves(position, &moves, depth, window, ply, &mut subtree, stop)
+        else {
+            return 0;
+        };
+        let bound = if subtree < ply as i32 {
+            Bound::MoveOnly
+        } else if best_value >= beta {
+            Bound::Lower
+        } else if best_value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if let Some(best) = best_move {
+            self.table.store(key, best, best_value, depth, bound, ply);
+        }
+        *reach = (*reach).min(subtree);
+        best_value
+    }
+
+    /// The null move's value at `ply`: the turn passes and the opponent searches `depth - 3`
+    /// plies with a null window at `beta`. A pass is no move of the game, so it starts a new
+    /// stretch for repetitions.
+    fn null_move(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        subtree: &mut i32,
+        stop: &dyn Fn() -> bool,
+    ) -> i32 {
+        let passed = position.with_turn_passed();
+        let index = self.root_index + ply + 1;
+        self.path[index] = passed.hash();
+        self.floor[ply + 1] = index;
+        -self.negamax(
+            &passed,
+            depth - 3,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+            subtree,
+            stop,
+        )
+    }
+
+    /// The moves of a node, in order, within `(alpha, beta)`: the first with the full
+    /// window, the others with a null window first (late quiet ones reduced), searched
+    /// again when they beat alpha. The best value and move, or `None` when the search was
+    /// aborted.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        position: &Position,
+        moves: &MoveList,
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+        subtree: &mut i32,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(i32, Option<Move>)> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
-        let r = &mut subtree;
+        let r = subtree;
         for (index, mv) in moves.iter().enumerate() {
             let child = position.play_unchecked(mv);
             self.descend(ply, position, &child);
@@ -471,7 +514,7 @@ impl Searcher {
                 }
             }
             if self.aborted {
-                return 0;
+                return None;
             }
             if value > best_value {
                 best_value = value;
@@ -487,20 +530,7 @@ impl Searcher {
                 break;
             }
         }
-        let bound = if subtree < ply as i32 {
-            Bound::MoveOnly
-        } else if best_value >= beta {
-            Bound::Lower
-        } else if best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        if let Some(best) = best_move {
-            self.table.store(key, best, best_value, depth, bound, ply);
-        }
-        *reach = (*reach).min(subtree);
-        best_value
+        Some((best_value, best_move))
     }
 
     /// Stand pat, or push a marble off: the only moves that change the material.
@@ -557,10 +587,7 @@ impl Searcher {
     /// The table's value for `position` with no game before it and no cap, if it has one.
     #[cfg(test)]
     fn table_value(&self, position: &Position) -> Option<i32> {
-        self.table
-            .probe(position.hash())
-            .filter(|e| e.bound != Bound::MoveOnly)
-            .map(|e| from_table(e.value, 0))
+        self.table.root_value(position.hash())
     }
 }
 

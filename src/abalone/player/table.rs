@@ -21,9 +21,26 @@ pub(super) enum Bound {
 pub(super) struct Entry {
     key: u64,
     pub(super) best: Option<Move>,
-    pub(super) value: i32,
-    pub(super) depth: i8,
+    value: i32,
+    depth: i8,
     pub(super) bound: Bound,
+}
+
+impl Entry {
+    /// The entry's value at `ply` when it settles a node searched `depth` plies deep in the
+    /// window `(alpha, beta)`: an exact value, or a bound outside the window.
+    pub(super) fn cutoff(self, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if i32::from(self.depth) < depth {
+            return None;
+        }
+        let value = from_table(self.value, ply);
+        match self.bound {
+            Bound::Exact => Some(value),
+            Bound::Lower if value >= beta => Some(value),
+            Bound::Upper if value <= alpha => Some(value),
+            _ => None,
+        }
+    }
 }
 
 /// 2^bits entries (bits clamped to 10..=26), always replaced except by a shallower search
@@ -50,6 +67,15 @@ impl Table {
 
     pub(super) fn probe(&self, key: u64) -> Option<Entry> {
         self.entries[self.slot(key)].filter(|e| e.key == key)
+    }
+
+    /// The value kept for `key`, counted from a root at the node, unless it depended on
+    /// the path.
+    #[cfg(test)]
+    pub(super) fn root_value(&self, key: u64) -> Option<i32> {
+        self.probe(key)
+            .filter(|e| e.bound != Bound::MoveOnly)
+            .map(|e| from_table(e.value, 0))
     }
 
     /// Keeps `value`, found at `ply`, with wins and losses counted from the node.
@@ -90,7 +116,7 @@ fn to_table(value: i32, ply: usize) -> i32 {
 }
 
 /// A table value met at `ply`, with wins and losses counted from the root again.
-pub(super) fn from_table(value: i32, ply: usize) -> i32 {
+fn from_table(value: i32, ply: usize) -> i32 {
     if value >= WON {
         value - ply as i32
     } else if value <= -WON {

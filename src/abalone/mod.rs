@@ -11,6 +11,7 @@ pub mod command;
 pub mod engine;
 pub mod eval;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod player;
 pub mod position;

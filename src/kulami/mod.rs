@@ -9,6 +9,7 @@ pub mod cell;
 pub mod command;
 pub mod engine;
 pub mod layout;
+pub mod notation;
 pub mod player;
 pub mod position;
 pub mod referee;

@@ -30,7 +30,7 @@ enum Commands {
     /// Run the Abalone engine (GTP framing) on stdin/stdout; `selfplay` matches.
     Abalone(abalone::cli::AbaloneArgs),
     /// Run the Kulami engine (GTP framing) on stdin/stdout.
-    Kulami(KulamiArgs),
+    Kulami(kulami::cli::KulamiArgs),
     /// Run the Mangala engine (GTP framing) on stdin/stdout; `build-db` and `solve` tools.
     Mangala(mangala::cli::MangalaArgs),
     /// Run the Tavla (backgammon) engine: GTP framing, UBGI, or gnubg's external player;
@@ -139,25 +139,6 @@ fn on_off(text: &str) -> Result<bool, String> {
     }
 }
 
-#[derive(Args)]
-struct KulamiArgs {
-    /// Seed of every random choice (random layouts): the same seed and budget give the same moves.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Search nodes per move.
-    #[arg(long, default_value_t = kulami::engine::DEFAULT_NODES)]
-    nodes: u64,
-    /// Row bonus: `length` (a line of n >= 5 scores n) or points per line.
-    #[arg(long, default_value = "length")]
-    row_bonus: kulami::RowBonus,
-    /// Scoring: `tournament` (rows + largest area + tiles) or `standard` (tiles only).
-    #[arg(long, default_value = "tournament", value_parser = ["tournament", "standard"])]
-    scoring: String,
-    /// First layout: `default`, or the tile letters with rows separated by `/`.
-    #[arg(long, default_value = "default")]
-    layout: String,
-}
-
 fn main() -> ExitCode {
     protocol::log::init();
     let cli = Cli::parse();
@@ -184,20 +165,7 @@ fn main() -> ExitCode {
                 io::stdout().lock(),
             )
         }
-        Commands::Kulami(args) => match kulami::engine::Settings::from_args(
-            args.seed,
-            args.nodes,
-            args.row_bonus,
-            args.scoring == "standard",
-            &args.layout,
-        ) {
-            Ok(settings) => protocol::serve(
-                &mut kulami::engine::KulamiEngine::new(settings),
-                BufReader::new(io::stdin()),
-                io::stdout().lock(),
-            ),
-            Err(error) => Err(io::Error::new(io::ErrorKind::InvalidInput, error)),
-        },
+        Commands::Kulami(args) => kulami::cli::run(args),
         Commands::Mangala(args) => mangala::cli::run(args),
         Commands::Tavla(args) => tavla::cli::run(args),
         Commands::Abalone(args) => abalone::cli::run(args),

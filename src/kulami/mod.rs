@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod cell;
+pub mod cli;
 pub mod command;
 pub mod engine;
 pub mod layout;

@@ -458,7 +458,7 @@ impl Engine for MangalaEngine {
 }
 
 /// GoGui's view of the set: a 6×6 board whose rows 1 and 6 are the pits (see
-/// [`MangalaEngine::gogui_board`]), South shown as Black.
+/// `gogui_board`), South shown as Black.
 impl GoguiRules for MangalaEngine {
     fn game_id(&self) -> String {
         "Mangala".into()

@@ -4,7 +4,7 @@
 //!
 //! The search plays by the game's end rules: a node at the game-length cap is scored by
 //! the cap's adjudication, and with the repetition draw a repeated position is a draw (see
-//! [`repetition`]). Values that depend on the path to a node (a repetition draw that
+//! `repetition`). Values that depend on the path to a node (a repetition draw that
 //! needs a position above it) never go into the table, and nodes whose subtree reaches
 //! the cap are keyed by their game ply, so a table value is always one the node would get
 //! again by any path. Wins are stored relative to the node, so distances stay right when an

@@ -4,7 +4,7 @@
 #![no_main]
 
 use hamle::kulami::cell::cells;
-use hamle::kulami::engine::KulamiCommand;
+use hamle::kulami::command::KulamiCommand;
 use hamle::kulami::layout::Layout;
 use hamle::kulami::position::Setup;
 use hamle::protocol::{parse_command, preprocess};

@@ -12,9 +12,9 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::eval::Weights;
+use super::player::{Limits, Searcher};
 use super::position::{MoveList, Position, StartPosition};
 use super::rules::{EndRules, Game};
-use super::search::{Limits, Searcher};
 
 /// Nodes per position when the command line gives none.
 pub const DEFAULT_NODES: u64 = 200_000;

@@ -13,9 +13,9 @@ use super::board::Color;
 use super::engine::{self, AbaloneEngine, Settings};
 use super::eval::Weights;
 use super::perft::{divide, perft};
+use super::player::{self, Limits, Searcher};
 use super::position::{MoveList, Position, StartPosition};
 use super::rules::{DEFAULT_MAX_PLIES, EndRules, Game};
-use super::search::{self, Limits, Searcher};
 use crate::protocol;
 
 #[derive(Args, Debug)]
@@ -57,7 +57,7 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = Weights::default())]
     pub weights: Weights,
     /// Transposition table of 2^N entries of 32 bytes.
-    #[arg(long, default_value_t = search::DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=26))]
+    #[arg(long, default_value_t = player::DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(10..=26))]
     pub table_bits: u32,
     /// For GoGui: moves are entered and answered one cell (GoGui vertex) at a time, the
     /// marbles that move and then where they go (protocol.md, Abalone, "Under GoGui").

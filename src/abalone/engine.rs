@@ -1,22 +1,24 @@
 //! The Abalone engine behind `hamle abalone`.
 //!
-//! Commands are parsed into [`AbaloneCommand`] first (typed arguments, typed errors), then
-//! run against the game; a command that fails leaves the game exactly as it was.
+//! Commands are parsed into [`AbaloneCommand`] first (typed arguments, typed errors, see
+//! [`super::command`]), then run against the game; a command that fails leaves the game
+//! exactly as it was. GoGui's rules extension is answered by the core from the engine's
+//! [`GoguiRules`].
 
 use std::time::Duration;
 
 use crate::protocol::{
-    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
+    Clock, Command, Engine, GOGUI_RULES_COMMANDS, GoguiRules, GtpError, Session,
 };
-use crate::text::shorten;
 
 use super::board::{Cell, Color};
-use super::clicks::{self, Click, clicks_for, gogui_vertex, parse_gogui_vertex};
+use super::clicks::{self, Click, clicks_for, gogui_vertex};
+use super::command::{ABALONE_COMMANDS, AbaloneCommand};
 use super::eval::Weights;
 use super::moves::Move;
+use super::player::{self, Limits, SearchResult, Searcher};
 use super::position::{IllegalMove, MoveList, Position, StartPosition};
 use super::rules::{EndReason, EndRules, Game, GameResult};
-use super::search::{self, Limits, SearchResult, Searcher};
 
 /// Search nodes per move when the command line does not say.
 pub const DEFAULT_NODES: u64 = 300_000;
@@ -48,7 +50,7 @@ impl Default for Settings {
             start: StartPosition::Standard,
             end_rules: EndRules::default(),
             weights: Weights::default(),
-            table_bits: search::DEFAULT_TABLE_BITS,
+            table_bits: player::DEFAULT_TABLE_BITS,
             gogui: false,
         }
     }
@@ -57,167 +59,6 @@ impl Default for Settings {
 /// Moves a side is expected still to make, for the clock: a game lasts some 30 more moves
 /// of one side.
 const MOVES_LEFT: u32 = 30;
-
-/// An Abalone command with its arguments parsed and checked.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AbaloneCommand {
-    Boardsize(u64),
-    ClearBoard,
-    Komi,
-    NewGame(Option<StartPosition>),
-    Play(Color, Move),
-    /// One click of a move entered cell by cell (`--gogui`).
-    Click(Color, Cell),
-    Genmove(Color),
-    RegGenmove(Color),
-    Undo,
-    Showboard,
-    AllLegal(Option<Color>),
-    IsLegal(Color, Move),
-    MarblesOff,
-    FinalScore,
-    GetPosition,
-    SetPosition(Box<Position>),
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
-    Clock(ClockCommand),
-    RulesGameId,
-    RulesBoardSize,
-    RulesBoard,
-    RulesLegalMoves,
-    RulesSideToMove,
-    RulesFinalResult,
-    RulesBoardGfx,
-}
-
-/// The Abalone commands in `list_commands` order.
-pub const ABALONE_COMMANDS: [&str; 19] = [
-    "boardsize",
-    "clear_board",
-    "komi",
-    "abalone-new_game",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "showboard",
-    "all_legal",
-    "is_legal",
-    "abalone-marbles_off",
-    "final_score",
-    "abalone-position",
-    "abalone-set_position",
-    "time_settings",
-    "time_left",
-    "kgs-time_settings",
-    "gogui-rules_board_gfx",
-];
-
-const COLOR: &str = "a color (b, black, w or white)";
-
-fn color(command: &Command, index: usize) -> Result<Color, GtpError> {
-    command.parse_arg(index, COLOR)
-}
-
-fn move_arg(command: &Command, index: usize) -> Result<Move, GtpError> {
-    command
-        .arg(index)?
-        .parse::<Move>()
-        .map_err(|error| GtpError::syntax(error.to_string()))
-}
-
-impl AbaloneCommand {
-    /// `gogui`: `play` takes one GoGui vertex, a click (see [`super::clicks`]), as well as a
-    /// whole move.
-    pub fn parse(command: &Command, gogui: bool) -> Result<AbaloneCommand, GtpError> {
-        let c = command;
-        Ok(match c.name.as_str() {
-            "boardsize" => {
-                c.expect_args(1, "<size>")?;
-                AbaloneCommand::Boardsize(c.parse_arg(0, "a board size")?)
-            }
-            "clear_board" => c.no_args(AbaloneCommand::ClearBoard)?,
-            // Controllers send a komi for Go; Abalone has none, so it is accepted and ignored.
-            "komi" => {
-                c.expect_args(1, "<komi>")?;
-                let _: f64 = c.parse_arg(0, "a number")?;
-                AbaloneCommand::Komi
-            }
-            "abalone-new_game" => {
-                c.expect_args_between(0, 1, "[standard|belgian-daisy|german-daisy]")?;
-                match c.args.first() {
-                    None => AbaloneCommand::NewGame(None),
-                    Some(name) => {
-                        AbaloneCommand::NewGame(Some(name.parse().map_err(GtpError::syntax)?))
-                    }
-                }
-            }
-            "play" if gogui && c.args.get(1).is_some_and(|arg| arg.len() <= 3) => {
-                c.expect_args(2, "<color> <vertex>")?;
-                let vertex = c.arg(1)?;
-                let cell = parse_gogui_vertex(vertex).ok_or_else(|| {
-                    GtpError::syntax(format!(
-                        "unknown vertex '{}': GoGui names a cell by its diagonal (A to H, J) and its row (1 to 9), e.g. D3 for c4",
-                        shorten(vertex)
-                    ))
-                })?;
-                AbaloneCommand::Click(color(c, 0)?, cell)
-            }
-            "play" => {
-                c.expect_args(2, "<color> <move>")?;
-                AbaloneCommand::Play(color(c, 0)?, move_arg(c, 1)?)
-            }
-            "genmove" => {
-                c.expect_args(1, "<color>")?;
-                AbaloneCommand::Genmove(color(c, 0)?)
-            }
-            "reg_genmove" => {
-                c.expect_args(1, "<color>")?;
-                AbaloneCommand::RegGenmove(color(c, 0)?)
-            }
-            "undo" => c.no_args(AbaloneCommand::Undo)?,
-            "showboard" => c.no_args(AbaloneCommand::Showboard)?,
-            "all_legal" => {
-                c.expect_args_between(0, 1, "[<color>]")?;
-                AbaloneCommand::AllLegal(if c.args.is_empty() {
-                    None
-                } else {
-                    Some(color(c, 0)?)
-                })
-            }
-            "is_legal" => {
-                c.expect_args(2, "<color> <move>")?;
-                AbaloneCommand::IsLegal(color(c, 0)?, move_arg(c, 1)?)
-            }
-            "abalone-marbles_off" => c.no_args(AbaloneCommand::MarblesOff)?,
-            "final_score" => c.no_args(AbaloneCommand::FinalScore)?,
-            "abalone-position" => c.no_args(AbaloneCommand::GetPosition)?,
-            "abalone-set_position" => {
-                if c.args.is_empty() {
-                    return Err(c.usage_error("<rows> <b|w> <black off> <white off>"));
-                }
-                let position = c
-                    .args
-                    .join(" ")
-                    .parse::<Position>()
-                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
-                AbaloneCommand::SetPosition(Box::new(position))
-            }
-            name if CLOCK_COMMANDS.contains(&name) => {
-                AbaloneCommand::Clock(ClockCommand::parse(c, COLOR, |word| {
-                    word.parse::<Color>().ok().map(Color::index)
-                })?)
-            }
-            "gogui-rules_game_id" => c.no_args(AbaloneCommand::RulesGameId)?,
-            "gogui-rules_board_size" => c.no_args(AbaloneCommand::RulesBoardSize)?,
-            "gogui-rules_board" => c.no_args(AbaloneCommand::RulesBoard)?,
-            "gogui-rules_legal_moves" => c.no_args(AbaloneCommand::RulesLegalMoves)?,
-            "gogui-rules_side_to_move" => c.no_args(AbaloneCommand::RulesSideToMove)?,
-            "gogui-rules_final_result" => c.no_args(AbaloneCommand::RulesFinalResult)?,
-            "gogui-rules_board_gfx" => c.no_args(AbaloneCommand::RulesBoardGfx)?,
-            _ => return Err(GtpError::UnknownCommand),
-        })
-    }
-}
 
 fn log_search(color: Color, mv: Move, result: &SearchResult) {
     tracing::info!(
@@ -369,17 +210,7 @@ impl AbaloneEngine {
                 self.clock.apply(command);
                 Ok(String::new())
             }
-            AbaloneCommand::RulesGameId => Ok("Abalone".into()),
-            AbaloneCommand::RulesBoardSize => Ok("9 9 hex".into()),
-            AbaloneCommand::RulesBoard => Ok(self.rules_board()),
-            AbaloneCommand::RulesLegalMoves if self.settings.gogui => Ok(self.legal_clicks()),
-            AbaloneCommand::RulesLegalMoves => Ok(self.legal_for(self.game.to_move())),
-            AbaloneCommand::RulesBoardGfx => Ok(self.board_gfx()),
-            AbaloneCommand::RulesSideToMove => Ok(self.game.to_move().to_string()),
-            AbaloneCommand::RulesFinalResult => Ok(self
-                .game
-                .result()
-                .map_or("unknown".into(), |result| result.to_string())),
+            AbaloneCommand::BoardGfx => Ok(self.board_gfx()),
         }
     }
 
@@ -682,6 +513,10 @@ impl Engine for AbaloneEngine {
         self.run(parsed, session)
     }
 
+    fn gogui_rules(&self) -> Option<&dyn GoguiRules> {
+        Some(self)
+    }
+
     fn analyze_commands(&self) -> Vec<String> {
         vec![
             "string/Final Score/final_score".into(),
@@ -703,5 +538,37 @@ impl Engine for AbaloneEngine {
             rules.repetition_draw,
             self.settings.weights
         )
+    }
+}
+
+/// GoGui's view of the game: the hexagon inside a 9×9 rhombus; under `--gogui` the legal
+/// moves are the cells that may be clicked next.
+impl GoguiRules for AbaloneEngine {
+    fn game_id(&self) -> String {
+        "Abalone".into()
+    }
+
+    fn board_size(&self) -> String {
+        "9 9 hex".into()
+    }
+
+    fn board(&self) -> String {
+        self.rules_board()
+    }
+
+    fn legal_moves(&self) -> String {
+        if self.settings.gogui {
+            self.legal_clicks()
+        } else {
+            self.legal_for(self.game.to_move())
+        }
+    }
+
+    fn side_to_move(&self) -> String {
+        self.game.to_move().to_string()
+    }
+
+    fn final_result(&self) -> Option<String> {
+        self.game.result().map(|result| result.to_string())
     }
 }

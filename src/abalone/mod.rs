@@ -1,20 +1,36 @@
-//! Abalone, by the tournament sheet (`../shared/RULES.md`): the 61-cell board, moves and
-//! their AbaPro notation, the standard and daisy starts, exact move generation and perft,
-//! games that end (six off, or a length cap with adjudication), an alpha-beta player and
-//! the `hamle abalone` engine.
+//! Abalone, by the tournament sheet (`../shared/RULES.md`): two players push marbles on a
+//! 61-cell hexagon; the first to push six of the other's off wins (or the game-length cap
+//! adjudicates).
+//!
+//! The rooms every game has:
+//! - [`command`]: the typed GTP commands, parsed from the protocol core's `Command`;
+//! - [`engine`]: the `hamle abalone` engine, the adapter to the protocol core (GoGui's
+//!   rules extension included);
+//! - [`player`]: the alpha-beta search;
+//! - [`notation`]: the AbaPro text of moves;
+//! - [`cli`]: the command line (the engine, `selfplay`, `hamle perft abalone`);
+//! - [`bench`](mod@bench): `hamle bench abalone`;
+//! - [`referee`]: the arena's judge of a game.
+//!
+//! And Abalone's own: [`board`] (cells, directions, colours, bitboards), [`moves`] (a
+//! move's geometry), [`position`] (the rules of one move, the starts), [`rules`] (a game
+//! and its end), [`eval`] (the static evaluation), [`perft`] and [`clicks`] (moves
+//! entered cell by cell under GoGui).
 
 pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod clicks;
+pub mod command;
 pub mod engine;
 pub mod eval;
 pub mod moves;
+pub mod notation;
 pub mod perft;
+pub mod player;
 pub mod position;
 pub mod referee;
 pub mod rules;
-pub mod search;
 
 pub use board::{Cell, Color, Direction};
 pub use moves::Move;

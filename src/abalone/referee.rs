@@ -111,7 +111,7 @@ impl Referee for AbaloneReferee {
         let color = Color::of_seat(seat);
         let mv: Move = answer
             .parse()
-            .map_err(|e: super::moves::NotationError| illegal(e.to_string()))?;
+            .map_err(|e: super::notation::NotationError| illegal(e.to_string()))?;
         self.game
             .play(color, mv)
             .map_err(|reason| illegal(reason.to_string()))?;

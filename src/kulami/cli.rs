@@ -1,4 +1,5 @@
-//! The `hamle kulami` command line: the engine's settings.
+//! The `hamle kulami` command line: the engine's settings (seed, node budget, scoring and
+//! first layout) and the engine on stdin/stdout.
 
 use std::io::{self, BufReader};
 
@@ -27,7 +28,8 @@ pub struct KulamiArgs {
     pub layout: String,
 }
 
-/// Serves the Kulami engine on stdin/stdout until `quit` or the end of input.
+/// Runs `hamle kulami`: the engine on stdin/stdout until `quit` or the end of input. A
+/// layout that cannot be read is an invalid-input error.
 pub fn run(args: KulamiArgs) -> io::Result<()> {
     let settings = Settings::from_args(
         args.seed,

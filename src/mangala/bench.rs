@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::rules::{EndRule, Pit, Position, STANDARD_STONES_PER_PIT, Side};
 
-use super::search::{Limits, Searcher, never};
+use super::player::{Limits, Searcher, never};
 
 /// Nodes per position when the command line gives none.
 pub const DEFAULT_NODES: u64 = 2_000_000;

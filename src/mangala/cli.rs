@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 
 use super::db::{self, EndgameDb};
 use super::engine::{self, MangalaEngine, Settings};
+use super::player::{Limits, Searcher, margin_for, never};
 use super::rules::{EndRule, MAX_STONES_PER_PIT, Position, STANDARD_STONES_PER_PIT, Side};
-use super::search::{Limits, Searcher, margin_for, never};
 use super::set_match::StarterOrder;
 use crate::protocol;
 

@@ -1,6 +1,6 @@
 //! Endgame databases: the exact value of every position with few stones left in the pits.
 //!
-//! A position's value (the mover's future gain, see [`super::search`]) depends only on the
+//! A position's value (the mover's future gain, see [`super::player`]) depends only on the
 //! twelve pits seen from the mover, so level `n` holds one signed byte for each way of
 //! putting `n` stones into twelve pits: C(n+11, 11) entries, ranked in lexicographic
 //! order of the mover's pits 1–6 then the opponent's pits 1–6.

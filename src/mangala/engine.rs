@@ -1,7 +1,9 @@
 //! `hamle mangala`: the Mangala engine on the shared GTP core.
 //!
-//! Commands are parsed into [`MangalaCommand`] first (typed arguments, typed errors),
-//! then run against the set; a command that fails leaves everything as it was.
+//! Commands are parsed into [`MangalaCommand`] first (typed arguments, typed errors, see
+//! [`super::command`]), then run against the set; a command that fails leaves everything
+//! as it was. GoGui's rules extension is answered by the core from the engine's
+//! [`GoguiRules`].
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -9,19 +11,17 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::command::{MANGALA_COMMANDS, MangalaCommand};
 use super::db::EndgameDb;
 use super::draw::Draw;
 use super::game::Game;
-use super::notation::{GOGUI_SIZE, ParsePitError};
-use super::rules::{
-    EndRule, MAX_STONES_PER_PIT, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side,
-};
-use super::search::{Limits, Searcher, margin_for};
+use super::notation::GOGUI_SIZE;
+use super::player::{Limits, Searcher, margin_for};
+use super::rules::{EndRule, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side};
 use super::set_match::{Match, SetResult, StarterOrder};
 use crate::protocol::{
-    CLOCK_COMMANDS, Clock, ClockCommand, Command, Engine, GOGUI_RULES_COMMANDS, GtpError, Session,
+    Clock, Command, Engine, GOGUI_RULES_COMMANDS, GoguiRules, GtpError, Session,
 };
-use crate::text::shorten;
 
 /// Nodes a move may search when the command line does not say.
 pub const DEFAULT_NODES: u64 = 2_000_000;
@@ -61,175 +61,6 @@ impl Default for Settings {
             gogui_vertices: false,
             clear_restarts_set: false,
         }
-    }
-}
-
-/// A Mangala command with its arguments parsed and checked.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MangalaCommand {
-    Boardsize(usize),
-    ClearBoard,
-    Draw(Side),
-    MatchStatus,
-    Rules(Option<EndRule>),
-    Stones(Option<u8>),
-    Play(Side, Pit),
-    Genmove(Side),
-    Undo,
-    Showboard,
-    AllLegal(Side),
-    FinalScore,
-    GetPosition,
-    SetPosition(Position),
-    Solve(Option<u64>),
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
-    Clock(ClockCommand),
-    GameId,
-    BoardSize,
-    Board,
-    /// `gogui-rules_board_gfx`: each pit's exact count and the stores, as GoGui graphics.
-    BoardGfx,
-    LegalMoves,
-    SideToMove,
-    FinalResult,
-}
-
-/// The Mangala commands in `list_commands` order.
-pub const MANGALA_COMMANDS: [&str; 19] = [
-    "boardsize",
-    "clear_board",
-    "mangala-draw",
-    "mangala-match",
-    "mangala-rules",
-    "mangala-stones",
-    "play",
-    "genmove",
-    "undo",
-    "showboard",
-    "all_legal",
-    "final_score",
-    "get_position",
-    "set_position",
-    "mangala-solve",
-    "time_settings",
-    "time_left",
-    "kgs-time_settings",
-    "gogui-rules_board_gfx",
-];
-
-const SIDE_WORDS: &str = "a side (south, s, b, black, north, n, w or white)";
-
-fn parse_side(command: &Command, index: usize) -> Result<Side, GtpError> {
-    command.parse_arg(index, SIDE_WORDS)
-}
-
-fn parse_pit(command: &Command, index: usize, side: Side) -> Result<Pit, GtpError> {
-    let text = command.arg(index)?;
-    Pit::parse_for(text, side).map_err(|error| match error {
-        ParsePitError::Malformed => GtpError::syntax(format!(
-            "expected a pit 1-6 (or a GoGui vertex), got '{}'",
-            shorten(text)
-        )),
-        ParsePitError::OutOfRange => GtpError::syntax(format!(
-            "pit {} is out of range: pits are 1 to 6",
-            shorten(text)
-        )),
-        ParsePitError::NotOnRow => GtpError::syntax(format!(
-            "{} is not a pit of {side}'s row",
-            shorten(text).to_ascii_uppercase()
-        )),
-    })
-}
-
-impl MangalaCommand {
-    /// Parses `command`; a pit is read for the side named in the command. `total` is the
-    /// set's stone count, which a position must hold.
-    pub fn parse(command: &Command, total: u32) -> Result<MangalaCommand, GtpError> {
-        let c = command;
-        Ok(match c.name.as_str() {
-            "boardsize" => {
-                c.expect_args(1, "<size>")?;
-                let size: usize = c
-                    .parse_arg(0, "a board size")
-                    .map_err(|_| GtpError::UnacceptableSize)?;
-                MangalaCommand::Boardsize(size)
-            }
-            "clear_board" => c.no_args(MangalaCommand::ClearBoard)?,
-            "mangala-draw" => {
-                c.expect_args_between(0, 1, "[hider]")?;
-                match c.args.first() {
-                    Some(_) => MangalaCommand::Draw(parse_side(c, 0)?),
-                    None => MangalaCommand::Draw(Side::South),
-                }
-            }
-            "mangala-match" => c.no_args(MangalaCommand::MatchStatus)?,
-            "mangala-rules" => {
-                c.expect_args_between(0, 1, "[turkish|kalah]")?;
-                match c.args.first() {
-                    Some(text) => MangalaCommand::Rules(Some(
-                        text.parse().map_err(|_| c.usage_error("[turkish|kalah]"))?,
-                    )),
-                    None => MangalaCommand::Rules(None),
-                }
-            }
-            "mangala-stones" => {
-                c.expect_args_between(0, 1, "[stones_per_pit]")?;
-                match c.args.first() {
-                    Some(_) => {
-                        let stones: u8 = c.parse_arg(0, "a number of stones per pit")?;
-                        if stones == 0 || stones > MAX_STONES_PER_PIT {
-                            return Err(GtpError::InvalidNumberOfStones);
-                        }
-                        MangalaCommand::Stones(Some(stones))
-                    }
-                    None => MangalaCommand::Stones(None),
-                }
-            }
-            "play" => {
-                c.expect_args(2, "<side> <pit>")?;
-                let side = parse_side(c, 0)?;
-                MangalaCommand::Play(side, parse_pit(c, 1, side)?)
-            }
-            "genmove" => {
-                c.expect_args(1, "<side>")?;
-                MangalaCommand::Genmove(parse_side(c, 0)?)
-            }
-            "undo" => c.no_args(MangalaCommand::Undo)?,
-            "showboard" => c.no_args(MangalaCommand::Showboard)?,
-            "all_legal" => {
-                c.expect_args(1, "<side>")?;
-                MangalaCommand::AllLegal(parse_side(c, 0)?)
-            }
-            "final_score" => c.no_args(MangalaCommand::FinalScore)?,
-            "get_position" => c.no_args(MangalaCommand::GetPosition)?,
-            "set_position" => {
-                c.expect_args(1, "<position>")?;
-                let position = Position::parse_with_total(c.arg(0)?, total)
-                    .map_err(|error| GtpError::syntax(format!("bad position: {error}")))?;
-                MangalaCommand::SetPosition(position)
-            }
-            "mangala-solve" => {
-                c.expect_args_between(0, 1, "[max_nodes]")?;
-                match c.args.first() {
-                    Some(_) => MangalaCommand::Solve(Some(c.parse_arg(0, "a number of nodes")?)),
-                    None => MangalaCommand::Solve(None),
-                }
-            }
-            // South is seat 0 whichever side the draw lets start.
-            name if CLOCK_COMMANDS.contains(&name) => {
-                MangalaCommand::Clock(ClockCommand::parse(c, SIDE_WORDS, |word| {
-                    word.parse::<Side>().ok().map(Side::index)
-                })?)
-            }
-            "gogui-rules_game_id" => c.no_args(MangalaCommand::GameId)?,
-            "gogui-rules_board_size" => c.no_args(MangalaCommand::BoardSize)?,
-            "gogui-rules_board" => c.no_args(MangalaCommand::Board)?,
-            "gogui-rules_board_gfx" => c.no_args(MangalaCommand::BoardGfx)?,
-            "gogui-rules_legal_moves" => c.no_args(MangalaCommand::LegalMoves)?,
-            "gogui-rules_side_to_move" => c.no_args(MangalaCommand::SideToMove)?,
-            "gogui-rules_final_result" => c.no_args(MangalaCommand::FinalResult)?,
-            _ => return Err(GtpError::UnknownCommand),
-        })
     }
 }
 
@@ -355,33 +186,7 @@ impl MangalaEngine {
                 self.clock.apply(command);
                 Ok(String::new())
             }
-            MangalaCommand::GameId => Ok("Mangala".into()),
-            MangalaCommand::BoardSize => Ok(GOGUI_SIZE.to_string()),
-            MangalaCommand::Board => Ok(self.gogui_board()),
             MangalaCommand::BoardGfx => Ok(self.gogui_board_gfx()),
-            MangalaCommand::LegalMoves => {
-                let position = self.game.position();
-                let side = position.to_move();
-                Ok(join(position.legal_moves().map(|p| p.gogui_vertex(side))))
-            }
-            MangalaCommand::SideToMove => Ok(self.game.to_move().gogui_color().into()),
-            // GoGui shows this text in its "game finished" dialog.
-            MangalaCommand::FinalResult => {
-                let position = self.game.position();
-                let (south, north) = (position.store(Side::South), position.store(Side::North));
-                Ok(match (position.is_over(), position.winner()) {
-                    (false, _) => "unknown".into(),
-                    (true, Some(side)) => format!(
-                        "{} wins by {}, {south} to {north}",
-                        match side {
-                            Side::South => "South (Black)",
-                            Side::North => "North (White)",
-                        },
-                        position.store_difference(side)
-                    ),
-                    (true, None) => format!("Draw, {south} to {north}"),
-                })
-            }
         }
     }
 
@@ -546,8 +351,6 @@ impl MangalaEngine {
         text
     }
 
-    /// GoGui's board: row 1 is South's row, row 6 North's; each pit shows a bar of up to
-    /// three stones growing toward the middle (exact counts are in `showboard`).
     /// GoGui graphics over `gogui_board`'s bars: each pit's count as a label on its vertex
     /// (rows 1 and 6), and the stores in the status line.
     fn gogui_board_gfx(&self) -> String {
@@ -568,6 +371,8 @@ impl MangalaEngine {
         )
     }
 
+    /// GoGui's board: row 1 is South's row, row 6 North's; each pit shows a bar of up to
+    /// three stones growing toward the middle (exact counts are in `showboard`).
     fn gogui_board(&self) -> String {
         let position = self.game.position();
         let mut grid = [['.'; GOGUI_SIZE]; GOGUI_SIZE];
@@ -623,6 +428,10 @@ impl Engine for MangalaEngine {
         self.run(parsed, session)
     }
 
+    fn gogui_rules(&self) -> Option<&dyn GoguiRules> {
+        Some(self)
+    }
+
     fn analyze_commands(&self) -> Vec<String> {
         vec![
             "string/Board/showboard".into(),
@@ -645,5 +454,51 @@ impl Engine for MangalaEngine {
                 .db_stones()
                 .map_or_else(|| "none".to_owned(), |n| format!("to {n} stones")),
         )
+    }
+}
+
+/// GoGui's view of the set: a 6×6 board whose rows 1 and 6 are the pits (see
+/// `gogui_board`), South shown as Black.
+impl GoguiRules for MangalaEngine {
+    fn game_id(&self) -> String {
+        "Mangala".into()
+    }
+
+    fn board_size(&self) -> String {
+        GOGUI_SIZE.to_string()
+    }
+
+    fn board(&self) -> String {
+        self.gogui_board()
+    }
+
+    fn legal_moves(&self) -> String {
+        let position = self.game.position();
+        let side = position.to_move();
+        join(position.legal_moves().map(|p| p.gogui_vertex(side)))
+    }
+
+    fn side_to_move(&self) -> String {
+        self.game.to_move().gogui_color().into()
+    }
+
+    /// GoGui shows this text in its "game finished" dialog.
+    fn final_result(&self) -> Option<String> {
+        let position = self.game.position();
+        if !position.is_over() {
+            return None;
+        }
+        let (south, north) = (position.store(Side::South), position.store(Side::North));
+        Some(match position.winner() {
+            Some(side) => format!(
+                "{} wins by {}, {south} to {north}",
+                match side {
+                    Side::South => "South (Black)",
+                    Side::North => "North (White)",
+                },
+                position.store_difference(side)
+            ),
+            None => format!("Draw, {south} to {north}"),
+        })
     }
 }

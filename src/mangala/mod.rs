@@ -1,17 +1,32 @@
-//! Mangala, by the Turkish tournament sheet (`../shared/RULES.md`): the rules of a set,
-//! the draw for the first move, matches of five sets, a searching player that plays
-//! perfectly where its endgame databases reach, and the `hamle mangala` engine.
+//! Mangala, by the Turkish tournament sheet (`../shared/RULES.md`): two rows of six pits,
+//! stones sown into the pits and the stores; a match is five sets, the first started by a
+//! draw.
+//!
+//! The rooms every game has:
+//! - [`command`]: the typed GTP commands, parsed from the protocol core's `Command`;
+//! - [`engine`]: the `hamle mangala` engine, the adapter to the protocol core (GoGui's
+//!   rules extension included);
+//! - [`player`]: the search and the solver, perfect where the endgame databases reach;
+//! - [`notation`]: the text of sides, pits, GoGui vertices and positions;
+//! - [`cli`]: the command line (the engine, `build-db`, `solve`);
+//! - [`bench`](mod@bench): `hamle bench mangala`;
+//! - [`referee`]: the arena's judge of a match.
+//!
+//! And Mangala's own: [`rules`] (one set's sowing and end), [`game`] (a set with undo),
+//! [`draw`] (the draw for the first move), [`set_match`] (five sets) and [`db`] (the
+//! endgame databases).
 
 pub mod bench;
 pub mod cli;
+pub mod command;
 pub mod db;
 pub mod draw;
 pub mod engine;
 pub mod game;
 pub mod notation;
+pub mod player;
 pub mod referee;
 pub mod rules;
-pub mod search;
 pub mod set_match;
 
 pub use draw::{Draw, Hand};

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use hamle::mangala::db::EndgameDb;
-use hamle::mangala::search::{Limits, Searcher, margin_for, never};
+use hamle::mangala::player::{Limits, Searcher, margin_for, never};
 use hamle::mangala::{EndRule, Position, Side};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};

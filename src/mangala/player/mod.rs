@@ -10,9 +10,15 @@
 //! A result is *proved* when no leaf under it was cut by the depth limit and no table
 //! entry it used was a depth-limited estimate; proved bounds are kept for every depth.
 
+mod table;
+
+use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+pub use table::Table;
+use table::{Key, key_of};
 
 use super::db::EndgameDb;
 use super::rules::{EndRule, Landing, PITS, Pit, Position, Side};
@@ -22,168 +28,6 @@ const PROVED: u8 = u8::MAX;
 /// The deepest nominal search: deeper than any real set, so a search to it that still
 /// hits the limit is reported as unproved rather than wrong.
 pub const MAX_DEPTH: u8 = PROVED - 1;
-
-/// One table slot: 12 pits of 6 bits and the mover, packed exactly.
-#[derive(Copy, Clone, Debug, Default)]
-struct Entry {
-    key_low: u64,
-    key_high: u16,
-    lower: i8,
-    upper: i8,
-    depth: u8,
-    best: u8,
-    used: bool,
-    /// log2 of the nodes the search below this entry took: what losing it would cost.
-    work: u8,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Key {
-    low: u64,
-    high: u16,
-}
-
-fn key_of(position: &Position) -> Key {
-    let cells = position.cells();
-    let mut low = 0u64;
-    for (i, &cell) in [0, 1, 2, 3, 4, 5, 7, 8, 9, 10].iter().enumerate() {
-        low |= u64::from(cells[cell]) << (6 * i);
-    }
-    low |= (position.to_move().index() as u64) << 60;
-    let high = u16::from(cells[11]) | (u16::from(cells[12]) << 6);
-    Key { low, high }
-}
-
-/// Entries a bucket holds: four of 16 bytes fill one cache line.
-const WAYS: usize = 4;
-
-/// An entry as stored: the key's low word XOR the data word, then the data word. A
-/// reader recomputes the low word from both, so a slot torn by two threads writing at
-/// once fails the key check and reads as empty instead of as a wrong bound.
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Entry {
-    fn pack(&self) -> u64 {
-        u64::from(self.key_high)
-            | u64::from(self.lower as u8) << 12
-            | u64::from(self.upper as u8) << 20
-            | u64::from(self.depth) << 28
-            | u64::from(self.best) << 36
-            | u64::from(self.work) << 40
-            | u64::from(self.used) << 48
-    }
-
-    fn unpack(key_low: u64, data: u64) -> Entry {
-        Entry {
-            key_low,
-            key_high: (data & 0xfff) as u16,
-            lower: (data >> 12) as u8 as i8,
-            upper: (data >> 20) as u8 as i8,
-            depth: (data >> 28) as u8,
-            best: (data >> 36) as u8 & 0xf,
-            work: (data >> 40) as u8,
-            used: data >> 48 & 1 == 1,
-        }
-    }
-}
-
-/// A four-way set-associative table that threads share without locks. A full bucket
-/// gives up the entry whose search was cheapest to redo, so the proofs that cost the
-/// most stay longest: what a solver needs, since its entries are all good at any depth.
-pub struct Table {
-    slots: Vec<Slot>,
-    mask: usize,
-}
-
-impl Table {
-    /// A table of `2^bits` entries (16 bytes each).
-    pub fn new(bits: u32) -> Table {
-        let len = 1usize << bits.clamp(2, 34);
-        Table {
-            slots: (0..len).map(|_| Slot::default()).collect(),
-            mask: len / WAYS - 1,
-        }
-    }
-
-    pub fn clear(&self) {
-        for slot in &self.slots {
-            slot.check.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
-        }
-    }
-
-    pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>()
-    }
-
-    fn bucket(&self, key: Key) -> usize {
-        let mixed = (key.low ^ (u64::from(key.high) << 47).rotate_left(13))
-            .wrapping_mul(crate::seed::GOLDEN_GAMMA);
-        ((mixed >> 20) as usize & self.mask) * WAYS
-    }
-
-    fn read(&self, at: usize) -> Entry {
-        let data = self.slots[at].data.load(Ordering::Relaxed);
-        let check = self.slots[at].check.load(Ordering::Relaxed);
-        Entry::unpack(check ^ data, data)
-    }
-
-    fn write(&self, at: usize, entry: &Entry) {
-        let data = entry.pack();
-        self.slots[at]
-            .check
-            .store(entry.key_low ^ data, Ordering::Relaxed);
-        self.slots[at].data.store(data, Ordering::Relaxed);
-    }
-
-    fn probe(&self, key: Key) -> Option<Entry> {
-        let at = self.bucket(key);
-        (at..at + WAYS)
-            .map(|i| self.read(i))
-            .find(|e| e.used && e.key_low == key.low && e.key_high == key.high)
-    }
-
-    fn store(&self, key: Key, bounds: (i32, i32), depth: u8, best: u8, work: u8) {
-        let entry = Entry {
-            key_low: key.low,
-            key_high: key.high,
-            lower: bounds.0 as i8,
-            upper: bounds.1 as i8,
-            depth,
-            best,
-            used: true,
-            work,
-        };
-        let at = self.bucket(key);
-        let bucket: [Entry; WAYS] = std::array::from_fn(|i| self.read(at + i));
-        let same = |e: &Entry| e.used && e.key_low == key.low && e.key_high == key.high;
-        if let Some(i) = bucket.iter().position(same) {
-            let old = bucket[i];
-            if old.depth == PROVED && depth == PROVED {
-                // Two proofs about one position: keep both bounds.
-                let merged = Entry {
-                    lower: entry.lower.max(old.lower),
-                    upper: entry.upper.min(old.upper),
-                    work: entry.work.max(old.work),
-                    ..entry
-                };
-                self.write(at + i, &merged);
-            } else if depth >= old.depth {
-                self.write(at + i, &entry);
-            }
-            return;
-        }
-        // An unproved estimate is worth less than any proof, whatever it cost.
-        let worth = |e: &Entry| (e.used, e.depth == PROVED, e.work, e.depth);
-        if let Some(victim) = (0..WAYS).min_by_key(|&i| worth(&bucket[i])) {
-            self.write(at + victim, &entry);
-        }
-    }
-}
 
 /// When a search must stop.
 #[derive(Copy, Clone, Debug, Default)]
@@ -538,8 +382,8 @@ impl Searcher {
         &mut self,
         position: &Position,
         depth: u8,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         stop: &dyn Fn() -> bool,
     ) -> i32 {
         let nodes_before = self.nodes;
@@ -548,139 +392,176 @@ impl Searcher {
             return 0;
         }
         let board = position.board_stones() as i32;
-        if board == 0 {
-            return 0;
-        }
-        if let Some(db) = &self.db
-            && let Some(value) = db.value(position)
-        {
-            return i32::from(value);
-        }
-        // Nobody can win more than what is left on the board.
-        if alpha >= board {
-            return board;
-        }
-        if beta <= -board {
-            return -board;
+        if let Some(value) = self.settled(position, board, alpha, beta) {
+            return value;
         }
         let key = key_of(position);
-        let mut table_best = 0;
-        if let Some(entry) = self.table.probe(key) {
-            table_best = entry.best;
-            if entry.depth >= depth {
-                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                let cut = if lower >= beta {
-                    Some(lower)
-                } else if upper <= alpha || lower == upper {
-                    Some(upper)
-                } else {
-                    None
-                };
-                if let Some(value) = cut {
-                    if entry.depth != PROVED {
-                        self.unproved += 1;
-                    }
-                    return value;
-                }
-                if entry.depth != PROVED {
-                    self.unproved += 1;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-            }
-        }
+        let mut window = (alpha, beta);
+        let table_best = match self.probe(key, depth, &mut window) {
+            ControlFlow::Break(value) => return value,
+            ControlFlow::Continue(best) => best,
+        };
         if depth == 0 {
             self.unproved += 1;
             return 0;
         }
-        let unproved_before = self.unproved;
-        let (alpha_in, beta_in) = (alpha, beta);
+        let since = (self.unproved, nodes_before);
+        let (alpha, beta) = window;
         let mut children = [None::<Child>; PITS];
-        let mover = position.to_move();
-        let banked = position.store_difference(mover);
         for pit in position.legal_moves() {
-            let (next, landing) = position.play_unchecked(pit, self.rule);
-            let gain = next.store_difference(mover) - banked;
-            let same_mover = next.to_move() == mover;
-            let for_mover = |future: i32| {
-                if same_mover {
-                    gain + future
-                } else {
-                    gain - future
-                }
-            };
-            let known = if next.is_over() {
-                Some(gain)
-            } else {
-                self.db
-                    .as_ref()
-                    .and_then(|db| db.value(&next))
-                    .map(|future| for_mover(i32::from(future)))
-            };
-            // Enhanced transposition cutoff: a child whose known value, or whose table
-            // bound, already reaches beta settles this node without a search.
-            let floor = known.or_else(|| {
-                let entry = self.table.probe(key_of(&next))?;
-                if entry.depth < depth - 1 {
-                    return None;
-                }
-                let floor = if same_mover {
-                    for_mover(i32::from(entry.lower))
-                } else {
-                    for_mover(i32::from(entry.upper))
-                };
-                (floor >= beta).then(|| {
-                    if entry.depth != PROVED {
-                        self.unproved += 1;
-                    }
-                    floor
-                })
-            });
-            if let Some(floor) = floor
-                && floor >= beta
-            {
-                let since = (unproved_before, nodes_before);
+            let child = self.child(position, pit, key, table_best);
+            if let Some(floor) = self.transposition_cutoff(&child, depth, beta) {
                 self.remember(key, (floor.min(board), board), depth, pit.number(), since);
                 return floor;
             }
-            let order = if pit.number() == table_best {
-                1000
-            } else if let Some(value) = known {
-                900 + value
+            children[pit.offset()] = Some(child);
+        }
+        let ordered = best_first(children);
+        let Some((best_value, best_pit)) = self.search_children(ordered, depth, window, stop)
+        else {
+            return 0;
+        };
+        let lower = if best_value > alpha {
+            best_value
+        } else {
+            -board
+        };
+        let upper = if best_value < beta { best_value } else { board };
+        let bounds = (lower.max(-board), upper.min(board));
+        self.remember(key, bounds, depth, best_pit, since);
+        best_value
+    }
+
+    /// A node's value without a search: an empty board, a position the database knows,
+    /// or a window that the stones left on the `board` cannot reach (nobody can win more
+    /// than what is left).
+    fn settled(&self, position: &Position, board: i32, alpha: i32, beta: i32) -> Option<i32> {
+        if board == 0 {
+            return Some(0);
+        }
+        if let Some(db) = &self.db
+            && let Some(value) = db.value(position)
+        {
+            return Some(i32::from(value));
+        }
+        if alpha >= board {
+            return Some(board);
+        }
+        if beta <= -board {
+            return Some(-board);
+        }
+        None
+    }
+
+    /// What the table says about the node at `key`, searched `depth` plies deep in
+    /// `window`: `Break` with the value when an entry deep enough settles it; otherwise
+    /// the entry's best pit (0 for none), with the window narrowed to the bounds of an
+    /// entry deep enough. Using an unproved entry makes the node unproved.
+    fn probe(&mut self, key: Key, depth: u8, window: &mut (i32, i32)) -> ControlFlow<i32, u8> {
+        let Some(entry) = self.table.probe(key) else {
+            return ControlFlow::Continue(0);
+        };
+        if entry.depth >= depth {
+            let (alpha, beta) = *window;
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            let cut = if lower >= beta {
+                Some(lower)
+            } else if upper <= alpha || lower == upper {
+                Some(upper)
             } else {
-                let shuffle = if self.jitter == 0 {
-                    0
-                } else {
-                    let mixed = (key.low ^ self.jitter ^ u64::from(pit.number()))
-                        .wrapping_mul(crate::seed::GOLDEN_GAMMA);
-                    (mixed >> 61) as i32
-                };
-                shuffle
-                    + match landing {
-                        Landing::Store => 500 + i32::from(pit.number()),
-                        Landing::EvenCapture { .. } | Landing::EmptyPitCapture { .. } => 100 + gain,
-                        Landing::Quiet => i32::from(pit.number()),
-                    }
+                None
             };
-            children[pit.offset()] = Some(Child {
-                pit,
-                position: next,
-                gain,
-                same_mover,
-                order,
-                known,
-            });
-        }
-        // Best first: insertion sort of at most six.
-        let mut ordered = [None::<Child>; PITS];
-        for (count, child) in children.into_iter().flatten().enumerate() {
-            let mut at = count;
-            while at > 0 && ordered[at - 1].is_some_and(|c: Child| c.order < child.order) {
-                ordered[at] = ordered[at - 1];
-                at -= 1;
+            if entry.depth != PROVED {
+                self.unproved += 1;
             }
-            ordered[at] = Some(child);
+            if let Some(value) = cut {
+                return ControlFlow::Break(value);
+            }
+            *window = (alpha.max(lower), beta.min(upper));
         }
+        ControlFlow::Continue(entry.best)
+    }
+
+    /// The child of the node at `key` after `pit`: its exact value when the set ends with
+    /// the move or the database knows the rest, and its place in the move order (the
+    /// table's best pit, known values, moves ending in the store, captures, then the
+    /// rest, with a little seeded jitter for helper threads).
+    fn child(&self, position: &Position, pit: Pit, key: Key, table_best: u8) -> Child {
+        let mover = position.to_move();
+        let banked = position.store_difference(mover);
+        let (next, landing) = position.play_unchecked(pit, self.rule);
+        let gain = next.store_difference(mover) - banked;
+        let mut child = Child {
+            pit,
+            position: next,
+            gain,
+            same_mover: next.to_move() == mover,
+            order: 0,
+            known: None,
+        };
+        child.known = if next.is_over() {
+            Some(gain)
+        } else {
+            self.db
+                .as_ref()
+                .and_then(|db| db.value(&next))
+                .map(|future| child.for_mover(i32::from(future)))
+        };
+        child.order = if pit.number() == table_best {
+            1000
+        } else if let Some(value) = child.known {
+            900 + value
+        } else {
+            let shuffle = if self.jitter == 0 {
+                0
+            } else {
+                let mixed = (key.low ^ self.jitter ^ u64::from(pit.number()))
+                    .wrapping_mul(crate::seed::GOLDEN_GAMMA);
+                (mixed >> 61) as i32
+            };
+            shuffle
+                + match landing {
+                    Landing::Store => 500 + i32::from(pit.number()),
+                    Landing::EvenCapture { .. } | Landing::EmptyPitCapture { .. } => 100 + gain,
+                    Landing::Quiet => i32::from(pit.number()),
+                }
+        };
+        child
+    }
+
+    /// Enhanced transposition cutoff: a child whose known value, or whose table bound
+    /// (from an entry at least `depth - 1` deep), already reaches `beta` settles its node
+    /// without a search.
+    fn transposition_cutoff(&mut self, child: &Child, depth: u8, beta: i32) -> Option<i32> {
+        let floor = child.known.or_else(|| {
+            let entry = self.table.probe(key_of(&child.position))?;
+            if entry.depth < depth - 1 {
+                return None;
+            }
+            let floor = if child.same_mover {
+                child.for_mover(i32::from(entry.lower))
+            } else {
+                child.for_mover(i32::from(entry.upper))
+            };
+            (floor >= beta).then(|| {
+                if entry.depth != PROVED {
+                    self.unproved += 1;
+                }
+                floor
+            })
+        });
+        floor.filter(|&floor| floor >= beta)
+    }
+
+    /// Searches the `ordered` children in `(alpha, beta)` until one reaches beta: the best
+    /// value and its pit, or `None` when the search was aborted.
+    fn search_children(
+        &mut self,
+        ordered: [Option<Child>; PITS],
+        depth: u8,
+        (mut alpha, beta): (i32, i32),
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(i32, u8)> {
         let mut best_value = i32::MIN;
         let mut best_pit = 0;
         for child in ordered.into_iter().flatten() {
@@ -706,7 +587,7 @@ impl Searcher {
                     )
             };
             if self.aborted {
-                return 0;
+                return None;
             }
             if value > best_value {
                 best_value = value;
@@ -719,26 +600,34 @@ impl Searcher {
                 }
             }
         }
-        let lower = if best_value > alpha_in {
-            best_value
-        } else {
-            -board
-        };
-        let upper = if best_value < beta_in {
-            best_value
-        } else {
-            board
-        };
-        let bounds = (lower.max(-board), upper.min(board));
-        self.remember(
-            key,
-            bounds,
-            depth,
-            best_pit,
-            (unproved_before, nodes_before),
-        );
-        best_value
+        Some((best_value, best_pit))
     }
+}
+
+impl Child {
+    /// A value from the child's mover's view (its future gain) as the node's mover sees
+    /// it, the move's gain included.
+    fn for_mover(&self, future: i32) -> i32 {
+        if self.same_mover {
+            self.gain + future
+        } else {
+            self.gain - future
+        }
+    }
+}
+
+/// Best first: insertion sort of at most six.
+fn best_first(children: [Option<Child>; PITS]) -> [Option<Child>; PITS] {
+    let mut ordered = [None::<Child>; PITS];
+    for (count, child) in children.into_iter().flatten().enumerate() {
+        let mut at = count;
+        while at > 0 && ordered[at - 1].is_some_and(|c: Child| c.order < child.order) {
+            ordered[at] = ordered[at - 1];
+            at -= 1;
+        }
+        ordered[at] = Some(child);
+    }
+    ordered
 }
 
 /// An entry's `work`: the bit length of its subtree's node count.

@@ -4,7 +4,7 @@
 //!
 //! The search plays by the game's end rules: a node at the game-length cap is scored by
 //! the cap's adjudication, and with the repetition draw a repeated position is a draw (see
-//! [`repetition`]). Values that depend on the path to a node (a repetition draw that
+//! `repetition`). Values that depend on the path to a node (a repetition draw that
 //! needs a position above it) never go into the table, and nodes whose subtree reaches
 //! the cap are keyed by their game ply, so a table value is always one the node would get
 //! again by any path. Wins are stored relative to the node, so distances stay right when an
@@ -16,7 +16,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::board::{Cell, Color, Direction};
+mod order;
+mod table;
+
+use order::MoveOrder;
+use table::{Bound, Table};
+
+use super::board::Color;
 use super::eval::{Weights, evaluate};
 use super::moves::Move;
 use super::position::{MARBLES_OFF_TO_WIN, MoveList, Position};
@@ -74,29 +80,10 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-    /// The value depended on the path (a repetition draw): only the move is worth keeping.
-    MoveOnly,
-}
-
-#[derive(Copy, Clone, Debug)]
-struct Entry {
-    key: u64,
-    best: Option<Move>,
-    value: i32,
-    depth: i8,
-    bound: Bound,
-}
-
 /// A search context: the transposition table, killers and history survive between moves.
 pub struct Searcher {
-    table: Vec<Option<Entry>>,
-    killers: [[Option<Move>; 2]; MAX_PLY],
-    history: Vec<i32>,
+    table: Table,
+    ordering: MoveOrder,
     weights: Weights,
     /// Mixed into the evaluation as a few points of noise: different seeds, different games.
     noise_seed: u64,
@@ -126,9 +113,8 @@ pub const DEFAULT_TABLE_BITS: u32 = 20;
 impl Searcher {
     pub fn new(weights: Weights, seed: u64, table_bits: u32) -> Searcher {
         Searcher {
-            table: vec![None; 1 << table_bits.clamp(10, 26)],
-            killers: [[None; 2]; MAX_PLY],
-            history: vec![0; 128 * 6],
+            table: Table::new(table_bits),
+            ordering: MoveOrder::new(),
             weights,
             noise_seed: seed,
             nodes: 0,
@@ -150,9 +136,8 @@ impl Searcher {
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = None);
-        self.killers = [[None; 2]; MAX_PLY];
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.table.clear();
+        self.ordering.clear();
     }
 
     /// The best move in `game`'s position within `limits`, by `game`'s end rules and with
@@ -189,10 +174,7 @@ impl Searcher {
         self.limits = limits;
         self.started = Instant::now();
         self.aborted = false;
-        self.killers = [[None; 2]; MAX_PLY];
-        for h in &mut self.history {
-            *h /= 8;
-        }
+        self.ordering.new_search();
         let mut root_moves = MoveList::new();
         position.legal_moves(&mut root_moves);
         let legal = root_moves.len();
@@ -328,8 +310,8 @@ impl Searcher {
         stop: &dyn Fn() -> bool,
     ) -> (i32, Option<Move>) {
         let key = self.key(position, 0, depth);
-        let table_move = self.probe(key).and_then(|e| e.best);
-        self.order(position, moves, table_move, 0);
+        let table_move = self.table.probe(key).and_then(|e| e.best);
+        self.ordering.order(position, moves, table_move, 0);
         let mut alpha = -INFINITY;
         let mut best = None;
         let mut reach = NO_REPETITION;
@@ -366,7 +348,7 @@ impl Searcher {
                 Bound::Exact
             };
             if !self.root_restricted {
-                self.store(key, best, alpha, depth, bound, 0);
+                self.table.store(key, best, alpha, depth, bound, 0);
             }
         }
         (alpha, best)
@@ -379,7 +361,7 @@ impl Searcher {
         &mut self,
         position: &Position,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         null_allowed: bool,
@@ -397,17 +379,9 @@ impl Searcher {
             return self.quiescence(position, alpha, beta, ply, 0, stop);
         }
         let key = self.key(position, ply, depth);
-        let entry = self.probe(key);
-        if let Some(entry) = entry
-            && i32::from(entry.depth) >= depth
-        {
-            let value = from_table(entry.value, ply);
-            match entry.bound {
-                Bound::Exact => return value,
-                Bound::Lower if value >= beta => return value,
-                Bound::Upper if value <= alpha => return value,
-                _ => {}
-            }
+        let entry = self.table.probe(key);
+        if let Some(value) = entry.and_then(|e| e.cutoff(depth, alpha, beta, ply)) {
+            return value;
         }
         // The subtree's repetition draws so far: the node's value holds for any path only
         // when none of them needs a position above it.
@@ -415,20 +389,7 @@ impl Searcher {
         // Null move: if passing still holds beta, a real move will too (Abalone has
         // practically no zugzwang).
         if null_allowed && depth >= 3 && beta < WON && self.evaluate(position) >= beta {
-            let passed = position.with_turn_passed();
-            let index = self.root_index + ply + 1;
-            self.path[index] = passed.hash();
-            self.floor[ply + 1] = index;
-            let value = -self.negamax(
-                &passed,
-                depth - 3,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                false,
-                &mut subtree,
-                stop,
-            );
+            let value = self.null_move(position, depth, beta, ply, &mut subtree, stop);
             if self.aborted {
                 return 0;
             }
@@ -442,11 +403,76 @@ impl Searcher {
         if moves.is_empty() {
             return adjudication(position, ply);
         }
-        self.order(position, &mut moves, entry.and_then(|e| e.best), ply);
-        let original_alpha = alpha;
+        self.ordering
+            .order(position, &mut moves, entry.and_then(|e| e.best), ply);
+        let window = (alpha, beta);
+        let Some((best_value, best_move)) =
+            self.search_moves(position, &moves, depth, window, ply, &mut subtree, stop)
+        else {
+            return 0;
+        };
+        let bound = if subtree < ply as i32 {
+            Bound::MoveOnly
+        } else if best_value >= beta {
+            Bound::Lower
+        } else if best_value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if let Some(best) = best_move {
+            self.table.store(key, best, best_value, depth, bound, ply);
+        }
+        *reach = (*reach).min(subtree);
+        best_value
+    }
+
+    /// The null move's value at `ply`: the turn passes and the opponent searches `depth - 3`
+    /// plies with a null window at `beta`. A pass is no move of the game, so it starts a new
+    /// stretch for repetitions.
+    fn null_move(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        subtree: &mut i32,
+        stop: &dyn Fn() -> bool,
+    ) -> i32 {
+        let passed = position.with_turn_passed();
+        let index = self.root_index + ply + 1;
+        self.path[index] = passed.hash();
+        self.floor[ply + 1] = index;
+        -self.negamax(
+            &passed,
+            depth - 3,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+            subtree,
+            stop,
+        )
+    }
+
+    /// The moves of a node, in order, within `(alpha, beta)`: the first with the full
+    /// window, the others with a null window first (late quiet ones reduced), searched
+    /// again when they beat alpha. The best value and move, or `None` when the search was
+    /// aborted.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        position: &Position,
+        moves: &MoveList,
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+        subtree: &mut i32,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(i32, Option<Move>)> {
         let mut best_value = -INFINITY;
         let mut best_move = None;
-        let r = &mut subtree;
+        let r = subtree;
         for (index, mv) in moves.iter().enumerate() {
             let child = position.play_unchecked(mv);
             self.descend(ply, position, &child);
@@ -488,7 +514,7 @@ impl Searcher {
                 }
             }
             if self.aborted {
-                return 0;
+                return None;
             }
             if value > best_value {
                 best_value = value;
@@ -499,31 +525,12 @@ impl Searcher {
             }
             if alpha >= beta {
                 if quiet {
-                    let killers = &mut self.killers[ply];
-                    if killers[0] != Some(mv) {
-                        killers[1] = killers[0];
-                        killers[0] = Some(mv);
-                    }
-                    let slot = history_slot(mv);
-                    self.history[slot] += depth * depth;
+                    self.ordering.record_cutoff(mv, ply, depth);
                 }
                 break;
             }
         }
-        let bound = if subtree < ply as i32 {
-            Bound::MoveOnly
-        } else if best_value >= beta {
-            Bound::Lower
-        } else if best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        if let Some(best) = best_move {
-            self.store(key, best, best_value, depth, bound, ply);
-        }
-        *reach = (*reach).min(subtree);
-        best_value
+        Some((best_value, best_move))
     }
 
     /// Stand pat, or push a marble off: the only moves that change the material.
@@ -577,104 +584,10 @@ impl Searcher {
         alpha
     }
 
-    /// Table move, push-offs, pushes, killers, then by history and centre gain.
-    fn order(
-        &self,
-        position: &Position,
-        moves: &mut MoveList,
-        table_move: Option<Move>,
-        ply: usize,
-    ) {
-        let killers = self.killers[ply.min(MAX_PLY - 1)];
-        let mut scores = [0i32; super::position::MAX_MOVES];
-        let slice = moves.as_mut_slice();
-        for (score, &mv) in scores.iter_mut().zip(slice.iter()) {
-            *score = if Some(mv) == table_move {
-                i32::MAX
-            } else if let Move::Inline { tail, direction } = mv
-                && let Ok(effect) = position.inline_effect(tail, direction)
-                && effect.pushed > 0
-            {
-                if effect.push_off {
-                    1 << 29
-                } else {
-                    (1 << 28) + i32::from(effect.marbles)
-                }
-            } else if killers[0] == Some(mv) {
-                1 << 27
-            } else if killers[1] == Some(mv) {
-                (1 << 27) - 1
-            } else {
-                self.history[history_slot(mv)] + centre_gain(position, mv) * 4
-            };
-        }
-        // Insertion sort, stable: lists are short and mostly ordered already.
-        for i in 1..slice.len() {
-            let (score, mv) = (scores[i], slice[i]);
-            let mut j = i;
-            while j > 0 && scores[j - 1] < score {
-                scores[j] = scores[j - 1];
-                slice[j] = slice[j - 1];
-                j -= 1;
-            }
-            scores[j] = score;
-            slice[j] = mv;
-        }
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.table.len() - 1)
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        self.table[self.slot(key)].filter(|e| e.key == key)
-    }
-
-    /// Keeps `value`, found at `ply`, with wins and losses counted from the node.
-    fn store(&mut self, key: u64, best: Move, value: i32, depth: i32, bound: Bound, ply: usize) {
-        let slot = self.slot(key);
-        let keep_old = self.table[slot].is_some_and(|old| {
-            old.key == key && i32::from(old.depth) > depth && old.bound != Bound::MoveOnly
-        });
-        if !keep_old {
-            self.table[slot] = Some(Entry {
-                key,
-                best: Some(best),
-                value: to_table(value, ply),
-                depth: depth.clamp(0, 127) as i8,
-                bound,
-            });
-        }
-    }
-
     /// The table's value for `position` with no game before it and no cap, if it has one.
     #[cfg(test)]
     fn table_value(&self, position: &Position) -> Option<i32> {
-        self.probe(position.hash())
-            .filter(|e| e.bound != Bound::MoveOnly)
-            .map(|e| from_table(e.value, 0))
-    }
-}
-
-/// A win or loss `ply` plies from the root, as the table keeps it: counted from the node.
-fn to_table(value: i32, ply: usize) -> i32 {
-    if value >= WON {
-        value + ply as i32
-    } else if value <= -WON {
-        value - ply as i32
-    } else {
-        value
-    }
-}
-
-/// A table value met at `ply`, with wins and losses counted from the root again.
-fn from_table(value: i32, ply: usize) -> i32 {
-    if value >= WON {
-        value - ply as i32
-    } else if value <= -WON {
-        value + ply as i32
-    } else {
-        value
+        self.table.root_value(position.hash())
     }
 }
 
@@ -721,280 +634,5 @@ fn is_quiet(before: &Position, after: &Position) -> bool {
     before.marbles(them) == after.marbles(them)
 }
 
-fn history_slot(mv: Move) -> usize {
-    let cell: Cell = match mv {
-        Move::Inline { tail, .. } => tail,
-        Move::Broadside { start, .. } => start,
-    };
-    let direction: Direction = mv.direction();
-    cell.index() * 6 + direction.index()
-}
-
-/// Rings gained towards the centre by the moving marbles (a cheap ordering hint).
-fn centre_gain(position: &Position, mv: Move) -> i32 {
-    let gain = |from: Cell, direction: Direction| {
-        from.step(direction).map_or(0, |to| {
-            i32::from(from.centre_distance()) - i32::from(to.centre_distance())
-        })
-    };
-    match mv {
-        Move::Inline { tail, direction } => {
-            let front = position
-                .inline_effect(tail, direction)
-                .map(|e| e.front)
-                .ok();
-            front.map_or(0, |front| {
-                i32::from(tail.centre_distance()) - i32::from(front.centre_distance())
-            })
-        }
-        Move::Broadside { direction, .. } => Cell::iter(mv.broadside_group())
-            .map(|cell| gain(cell, direction))
-            .sum(),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::abalone::board::Cell;
-
-    /// A position from its marbles (cell names), the side to move and the marbles off.
-    fn position(black: &str, white: &str, to_move: char, off: [u8; 2]) -> Position {
-        let has = |list: &str, cell: Cell| list.split_whitespace().any(|n| n == cell.to_string());
-        let rows: Vec<String> = (0..9i8)
-            .rev()
-            .map(|row| {
-                (0..9i8)
-                    .filter_map(|col| Cell::at(row, col))
-                    .map(|cell| {
-                        if has(black, cell) {
-                            'b'
-                        } else if has(white, cell) {
-                            'w'
-                        } else {
-                            '1'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        format!("{} {to_move} {} {}", rows.join("/"), off[0], off[1])
-            .parse()
-            .expect("a valid test position")
-    }
-
-    fn mv(text: &str) -> Move {
-        text.parse().expect("a valid test move")
-    }
-
-    fn search(searcher: &mut Searcher, game: &Game, depth: u32) -> SearchResult {
-        let limits = Limits {
-            nodes: 5_000_000,
-            time: None,
-            depth,
-        };
-        searcher.search(game, limits, &|| false)
-    }
-
-    fn searcher() -> Searcher {
-        Searcher::new(Weights::default(), 1, 16)
-    }
-
-    fn rules(max_plies: u32, repetition_draw: bool) -> EndRules {
-        EndRules {
-            max_plies,
-            repetition_draw,
-        }
-    }
-
-    /// A game from `start` with `moves` played.
-    fn game(start: Position, rules: EndRules, moves: &[&str]) -> Game {
-        let mut game = Game::new(start, rules);
-        for text in moves {
-            let mover = game.to_move();
-            game.play(mover, mv(text)).expect("a legal test move");
-        }
-        game
-    }
-
-    /// Black to move; White has lost five and its marble on a2 can be pushed off by b2 c2.
-    /// Black's c3d3 and d3c3 and White's a2a3 and a3a2 go round a cycle back to it: with
-    /// the marble on c3 Black pushes a3 off from b3 c3, with it on d3 nothing threatens a3.
-    fn cycle_start() -> Position {
-        position("b2 c2 b3 c3 a4 b4", "a2 i7", 'b', [0, 5])
-    }
-
-    const CYCLE: [&str; 4] = ["c3d3", "a2a3", "d3c3", "a3a2"];
-
-    /// The cycle's moves, `plies` of them.
-    fn cycle(plies: usize) -> Vec<&'static str> {
-        CYCLE.iter().copied().cycle().take(plies).collect()
-    }
-
-    #[test]
-    fn a_third_occurrence_saves_the_side_that_is_otherwise_lost() {
-        // White to move, a3 attacked from b3 c3: a3a2 is its only defence and brings back
-        // the cycle's start, seen twice already.
-        let drawn = game(cycle_start(), rules(200, true), &cycle(7));
-        let result = search(&mut searcher(), &drawn, 8);
-        assert_eq!(result.best, Some(mv("a3a2")));
-        assert_eq!(result.value, 0, "{result:?}");
-        let mut played = drawn.clone();
-        played.play(Color::White, mv("a3a2")).expect("legal");
-        assert_eq!(
-            played.result().map(|r| r.reason),
-            Some(EndReason::Repetition)
-        );
-
-        // Without the rule, or with the start seen only once before, a3a2 loses the
-        // marble on a2 (and every other move the one on a3).
-        for lost in [
-            game(cycle_start(), rules(200, false), &cycle(7)),
-            game(cycle_start(), rules(200, true), &cycle(3)),
-        ] {
-            let result = search(&mut searcher(), &lost, 8);
-            assert_eq!(result.value, -(WIN - 2), "{result:?}");
-        }
-    }
-
-    #[test]
-    fn a_draw_that_needs_the_game_before_the_root_is_not_kept_in_the_table() {
-        // Black to move at the cycle's third position, seen once before: d3c3 lets White
-        // draw by a3a2 (a third occurrence), and that draw belongs to this game only.
-        let with_history = game(cycle_start(), rules(200, true), &cycle(6));
-        let after_d3c3 = with_history.position().play(mv("d3c3")).expect("legal");
-        let mut searcher = searcher();
-        search(&mut searcher, &with_history, 4);
-        assert_eq!(searcher.table_value(&after_d3c3), None);
-
-        // The same position as a new game: d3c3 wins, and the table says so.
-        let fresh = Game::new(*with_history.position(), rules(200, true));
-        let result = search(&mut searcher, &fresh, 4);
-        assert_eq!(result.best, Some(mv("d3c3")));
-        assert_eq!(result.value, WIN - 3, "{result:?}");
-        let kept = searcher.table_value(&after_d3c3);
-        assert!(kept.is_some_and(|v| v <= -WON), "{kept:?}");
-    }
-
-    #[test]
-    fn repetitions_count_once_after_the_root_and_thrice_with_the_game() {
-        // Hashes by index; the root is index 4 (two positions of each side before it).
-        let path = [7, 8, 7, 8, 9, 8, 7, 8, 9, 1, 9];
-        // 9 at index 8 repeats the root (index 4) once: not yet a draw.
-        assert_eq!(repetition(&path, 4, 0, 8), None);
-        // 9 at index 10 repeats index 8, strictly after the root: a draw needing ply 4.
-        assert_eq!(repetition(&path, 4, 0, 10), Some(4));
-        // 7 at index 6 (ply 2) is the third 7: a draw needing index 0 (ply -4)...
-        assert_eq!(repetition(&path, 4, 0, 6), Some(-4));
-        // ...unless a marble went off after index 1, which hides index 0.
-        assert_eq!(repetition(&path, 4, 1, 6), None);
-        // 8 at index 5 repeats index 3 and 1, both before the root: the third 8.
-        assert_eq!(repetition(&path, 4, 0, 5), Some(-3));
-        assert_eq!(repetition(&path, 4, 2, 5), None);
-    }
-
-    /// Black to move, two marbles off each: g7 h7 push i7 off, nothing else can push.
-    fn grab_position() -> Position {
-        position("a1 a2 a3 g7 h7", "i7 e5 e6", 'b', [2, 2])
-    }
-
-    #[test]
-    fn a_marble_pushed_off_just_before_the_cap_wins_by_adjudication() {
-        // Four plies of shuffling, cap at five: Black's move is the game's last.
-        let shuffles = ["a1b1", "e6f7", "b1a1", "f7e6"];
-        let capped = game(grab_position(), rules(5, false), &shuffles);
-        let result = search(&mut searcher(), &capped, 8);
-        assert_eq!(result.best, Some(mv("g7h7")));
-        assert_eq!(result.value, WIN - 1, "{result:?}");
-        let mut played = capped.clone();
-        played.play(Color::Black, mv("g7h7")).expect("legal");
-        let end = played.result().expect("the cap ends the game");
-        assert_eq!(
-            (end.reason, end.winner),
-            (EndReason::MoveCap, Some(Color::Black))
-        );
-
-        // Far from the cap the same marble is only a marble.
-        let open = game(grab_position(), rules(200, false), &shuffles);
-        let result = search(&mut searcher(), &open, 8);
-        assert!(result.value.abs() < WON, "{result:?}");
-    }
-
-    #[test]
-    fn at_the_cap_equal_marbles_draw_whatever_the_evaluation() {
-        // Black holds the centre but cannot push anything off; White has lost one more.
-        let centre = position("d4 d5 e5 e6 e4 f5", "a1 i9 a5", 'b', [2, 2]);
-        let open = search(&mut searcher(), &Game::new(centre, rules(0, false)), 6);
-        assert!(open.value > 100 && open.value < WON, "{open:?}");
-        let capped = search(&mut searcher(), &Game::new(centre, rules(1, false)), 6);
-        assert_eq!(capped.value, 0, "{capped:?}");
-        let behind = position("d4 d5 e5 e6 e4 f5", "a1 i9 a5", 'b', [3, 2]);
-        let capped = search(&mut searcher(), &Game::new(behind, rules(1, false)), 6);
-        assert_eq!(capped.value, -(WIN - 1), "{capped:?}");
-    }
-
-    #[test]
-    fn table_values_from_far_from_the_cap_are_not_used_near_it() {
-        let mut searcher = searcher();
-        let open = search(
-            &mut searcher,
-            &Game::new(grab_position(), rules(0, false)),
-            6,
-        );
-        assert!(open.value.abs() < WON, "{open:?}");
-        // Two plies left: Black pushes off, White cannot answer, the cap gives Black the game.
-        let capped = search(
-            &mut searcher,
-            &Game::new(grab_position(), rules(2, false)),
-            6,
-        );
-        assert_eq!(capped.value, WIN - 2, "{capped:?}");
-        assert_eq!(capped.best, Some(mv("g7h7")));
-        // One ply is enough: White's quiet answers end the game at the cap as it stands.
-        let shallow = search(
-            &mut Searcher::new(Weights::default(), 1, 16),
-            &Game::new(grab_position(), rules(2, false)),
-            1,
-        );
-        assert_eq!(shallow.value, WIN - 2, "{shallow:?}");
-    }
-
-    /// Black to move; White has lost five, its a3 is hemmed in by a2 a4 b3 b4 and falls to
-    /// b3 c3 once a black marble reaches c3: e3 needs two moves, White cannot stop it.
-    fn trap() -> Position {
-        position("a2 a4 b3 b4 e3", "a3 i7", 'b', [0, 5])
-    }
-
-    #[test]
-    fn the_fastest_win_is_played_with_a_warm_table() {
-        // The trap with d3 already one step from c3 (a win in 3), and g7 h7 under i7 (a win
-        // in 1).
-        let both = position("a2 a4 b3 b4 d3 g7 h7", "a3 i7", 'b', [0, 5]);
-        let mut searcher = searcher();
-        search(&mut searcher, &Game::new(trap(), EndRules::default()), 63);
-        for _ in 0..2 {
-            let result = search(&mut searcher, &Game::new(both, EndRules::default()), 63);
-            assert_eq!(result.best, Some(mv("g7h7")));
-            assert_eq!(result.value, WIN - 1, "{result:?}");
-        }
-    }
-
-    #[test]
-    fn win_distances_stay_right_when_the_table_is_reused_a_move_later() {
-        let mut black = searcher();
-        let mut game = Game::new(trap(), EndRules::default());
-        let first = search(&mut black, &game, 63);
-        assert_eq!(first.value, WIN - 5, "{first:?}");
-        game.play(Color::Black, first.best.expect("a move"))
-            .expect("legal");
-        let reply = search(&mut searcher(), &game, 63);
-        assert_eq!(reply.value, -(WIN - 4), "{reply:?}");
-        game.play(Color::White, reply.best.expect("a move"))
-            .expect("legal");
-        // Three plies of search see the whole win; the table's entries from the first
-        // search must not stretch it to the five plies they were found at.
-        let again = search(&mut black, &game, 3);
-        assert_eq!(again.value, WIN - 3, "{again:?}");
-        assert_eq!(search(&mut searcher(), &game, 3).value, WIN - 3);
-    }
-}
+mod tests;

@@ -15,7 +15,7 @@ use crate::go::{Color, MoveVertex, Vertex};
 
 /// Playouts of each of the two searches that judge dead stones for `final_score`,
 /// `final_status_list` and `hamle-ownership`: about half a second a search on 19×19.
-/// On GNU Go's finished level-1 self-play games (`tests/go_gnugo_scoring.rs`) they agree
+/// On GNU Go's finished level-1 self-play games (`tests/interop/gnugo_scoring.rs`) they agree
 /// with GNU Go's score in 195 of 200 on 9×9; 15,000 playouts settled one of twelve
 /// disputed 13×13 games and unsettled another, so more would buy little.
 const JUDGE_PLAYOUTS: u64 = 5_000;

@@ -104,10 +104,7 @@ impl Referee for AbaloneReferee {
         if answer.eq_ignore_ascii_case("resign") {
             return Ok(Turn::Resigned);
         }
-        let illegal = |reason: String| IllegalMove {
-            answer: answer.to_owned(),
-            reason,
-        };
+        let illegal = |reason: String| IllegalMove::new(answer, reason);
         let color = Color::of_seat(seat);
         let mv: Move = answer
             .parse()
@@ -132,15 +129,7 @@ impl Referee for AbaloneReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        let winner = seat.other();
-        let suffix = how.letter();
-        Outcome {
-            winner: Some(winner),
-            result: format!(
-                "{}+{suffix}",
-                Color::of_seat(winner).letter().to_ascii_uppercase()
-            ),
-        }
+        Outcome::loss(seat, how, Color::of_seat(seat.other()).letter().to_ascii_uppercase())
     }
 
     fn moves_played(&self) -> usize {

@@ -26,6 +26,16 @@ pub struct IllegalMove {
     pub reason: String,
 }
 
+impl IllegalMove {
+    /// `answer` refused for `reason` (an error of the game's rules or notation).
+    pub fn new(answer: &str, reason: impl fmt::Display) -> IllegalMove {
+        IllegalMove {
+            answer: answer.to_owned(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "illegal move '{}': {}", self.answer, self.reason)
@@ -39,6 +49,17 @@ pub struct Outcome {
     pub winner: Option<Seat>,
     /// The game's own notation of the result, e.g. Go's `B+3.5`, `W+R`, `0`.
     pub result: String,
+}
+
+impl Outcome {
+    /// `loser` loses outside the board: the result is the winner's letter in the game's
+    /// notation (`B`, `W`, `S`, `N`), a plus and the loss's letter (`W+R`, `B+F`, `S+T`).
+    pub fn loss(loser: Seat, how: LossKind, winner_letter: char) -> Outcome {
+        Outcome {
+            winner: Some(loser.other()),
+            result: format!("{winner_letter}+{}", how.letter()),
+        }
+    }
 }
 
 /// One game's rules, as the arena needs them.

@@ -129,10 +129,7 @@ impl Referee for GoReferee {
         if answer.eq_ignore_ascii_case("resign") {
             return Ok(Turn::Resigned);
         }
-        let illegal = |reason: String| IllegalMove {
-            answer: answer.to_owned(),
-            reason,
-        };
+        let illegal = |reason: String| IllegalMove::new(answer, reason);
         let color = Color::of_seat(seat);
         let mv = MoveVertex::parse_on(answer, self.size).map_err(|e| illegal(e.to_string()))?;
         self.game
@@ -152,15 +149,7 @@ impl Referee for GoReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        let winner = seat.other();
-        let suffix = how.letter();
-        Outcome {
-            winner: Some(winner),
-            result: format!(
-                "{}+{suffix}",
-                letter(Color::of_seat(winner)).to_ascii_uppercase()
-            ),
-        }
+        Outcome::loss(seat, how, letter(Color::of_seat(seat.other())).to_ascii_uppercase())
     }
 
     fn moves_played(&self) -> usize {

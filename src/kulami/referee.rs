@@ -197,10 +197,7 @@ impl Referee for KulamiReferee {
         if answer.eq_ignore_ascii_case("resign") {
             return Ok(Turn::Resigned);
         }
-        let illegal = |reason: String| IllegalMove {
-            answer: answer.to_owned(),
-            reason,
-        };
+        let illegal = |reason: String| IllegalMove::new(answer, reason);
         let color = Color::of_seat(seat);
         let cell: Cell = answer
             .parse()
@@ -223,12 +220,7 @@ impl Referee for KulamiReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        let winner = seat.other();
-        let suffix = how.letter();
-        Outcome {
-            winner: Some(winner),
-            result: format!("{}+{suffix}", Color::of_seat(winner).letter()),
-        }
+        Outcome::loss(seat, how, Color::of_seat(seat.other()).letter())
     }
 
     fn moves_played(&self) -> usize {

@@ -15,7 +15,7 @@ use super::command::{MANGALA_COMMANDS, MangalaCommand};
 use super::db::EndgameDb;
 use super::draw::Draw;
 use super::game::Game;
-use super::notation::GOGUI_SIZE;
+use super::notation::{GOGUI_SIZE, score_text};
 use super::player::{Limits, Searcher, margin_for};
 use super::rules::{EndRule, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side};
 use super::set_match::{Match, SetResult, StarterOrder};
@@ -398,15 +398,6 @@ impl MangalaEngine {
             })
             .collect();
         format!("\n{}", rows.join("\n"))
-    }
-}
-
-/// `S+6`, `N+2` or `0`, from the final stores.
-pub fn score_text(position: &Position) -> String {
-    match position.store_difference(Side::South) {
-        0 => "0".into(),
-        d if d > 0 => format!("S+{d}"),
-        d => format!("N+{}", -d),
     }
 }
 

@@ -10,6 +10,15 @@ use std::str::FromStr;
 use super::rules::{CELLS, PITS, Pit, Position, PositionError, Side};
 
 /// A side as text: `south`/`s`/`b`/`black` or `north`/`n`/`w`/`white`, any case.
+/// `S+6`, `N+2` or `0`, from the final stores.
+pub fn score_text(position: &Position) -> String {
+    match position.store_difference(Side::South) {
+        0 => "0".into(),
+        d if d > 0 => format!("S+{d}"),
+        d => format!("N+{}", -d),
+    }
+}
+
 impl FromStr for Side {
     type Err = String;
 

@@ -38,7 +38,7 @@ use crate::contract::{
 };
 
 use super::draw::Draw;
-use super::engine::score_text;
+use super::notation::score_text;
 use super::game::Game;
 use super::rules::{EndRule, Pit, Side};
 use super::set_match::{Match, SetResult, StarterOrder, points_text};
@@ -252,10 +252,7 @@ impl Referee for MangalaReferee {
         if answer.eq_ignore_ascii_case("resign") {
             return Ok(Turn::Resigned);
         }
-        let illegal = |reason: String| IllegalMove {
-            answer: answer.to_owned(),
-            reason,
-        };
+        let illegal = |reason: String| IllegalMove::new(answer, reason);
         let side = Side::of_seat(seat);
         let pit = Pit::parse_for(answer, side)
             .map_err(|_| illegal(format!("not a pit of {side}'s row (1 to 6)")))?;
@@ -305,12 +302,7 @@ impl Referee for MangalaReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        let winner = seat.other();
-        let suffix = how.letter();
-        Outcome {
-            winner: Some(winner),
-            result: format!("{}+{suffix}", side_letter(Side::of_seat(winner))),
-        }
+        Outcome::loss(seat, how, side_letter(Side::of_seat(seat.other())))
     }
 
     fn moves_played(&self) -> usize {

@@ -209,10 +209,7 @@ impl Referee for TavlaReferee {
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
         let answer = answer.trim();
         let side = Side::of_seat(seat);
-        let illegal = |reason: String| IllegalMove {
-            answer: answer.to_owned(),
-            reason,
-        };
+        let illegal = |reason: String| IllegalMove::new(answer, reason);
         if answer.eq_ignore_ascii_case("resign") {
             return Ok(Turn::Resigned);
         }
@@ -319,12 +316,7 @@ impl Referee for TavlaReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        let winner = seat.other();
-        let suffix = how.letter();
-        Outcome {
-            winner: Some(winner),
-            result: format!("{}+{suffix}", letter(Side::of_seat(winner))),
-        }
+        Outcome::loss(seat, how, letter(Side::of_seat(seat.other())))
     }
 
     /// Tavla engines have no clock commands: the arena keeps their clocks alone.

@@ -210,6 +210,64 @@ impl Ladder {
     /// prints a progress line.
     pub fn run(&self, resume: bool) -> Result<Standing, MatchError> {
         let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
+        self.check(&names)?;
+        for bot in &self.bots {
+            bot.launch(&self.template.hamle_exe, None)?;
+        }
+        self.open_folder(resume)?;
+        let n = self.bots.len();
+        let rounds = if self.format == Format::Swiss {
+            self.rounds
+        } else {
+            1
+        };
+        let planned = planned_pairings(self.format, n, self.rounds);
+        // As the settings file holds them, so that `hamle ladder report` shows the same.
+        let settings_list = settings_lines(&store::settings_text(&self.settings()));
+        let context = ReportContext {
+            settings: &settings_list,
+            planned,
+            anchor: self.anchor.as_deref(),
+        };
+        let mut played = Played::default();
+        let mut byes = vec![0usize; n];
+        let mut met = std::collections::BTreeSet::new();
+        for round in 0..rounds {
+            let plan = if self.format == Format::Swiss {
+                self.swiss_plan(round, &names, &played.results, &mut byes, &met)
+            } else {
+                pairings(self.format, n)
+            };
+            for (i, j) in plan {
+                met.insert((i.min(j), i.max(j)));
+                if self.shard.is_some_and(|shard| !shard.plays(played.number)) {
+                    played.number += 1;
+                    continue;
+                }
+                let settings = self.pairing_settings(played.number, round, (i, j), planned);
+                let started = settings.out_dir.join(SETTINGS_FILE).is_file();
+                let results = run_match(&settings, resume && started)?;
+                played.add(&self.bots[i].name, &self.bots[j].name, results);
+                let ratings = write_summary(&self.out_dir, &names, &played.pairings, &context)?;
+                played.report(planned, ratings);
+            }
+        }
+        let ratings = write_summary(&self.out_dir, &names, &played.pairings, &context)?;
+        if ratings.is_none() && self.shard.is_none() {
+            return Err(MatchError::Invalid(
+                "no ratings: some bot has no rated game".to_owned(),
+            ));
+        }
+        Ok(Standing {
+            tally: super::report::tally_of(&names, &played.pairings),
+            ratings,
+            results: played.results,
+        })
+    }
+
+    /// The ladder's own checks: distinct names, enough bots, a Swiss ladder unsharded and
+    /// with rounds, an anchor among the bots.
+    fn check(&self, names: &[String]) -> Result<(), MatchError> {
         for (i, name) in names.iter().enumerate() {
             if names[..i].contains(name) {
                 return Err(MatchError::Invalid(format!(
@@ -240,9 +298,12 @@ impl Ladder {
                 names.join(", ")
             )));
         }
-        for bot in &self.bots {
-            bot.launch(&self.template.hamle_exe, None)?;
-        }
+        Ok(())
+    }
+
+    /// A new ladder writes its settings file into a folder that holds none; a resumed one
+    /// must find it, unchanged.
+    fn open_folder(&self, resume: bool) -> Result<(), MatchError> {
         let path = self.out_dir.join(LADDER_FILE);
         if resume {
             if !path.is_file() {
@@ -264,121 +325,118 @@ impl Ladder {
             })?;
             write_atomically(&path, store::settings_text(&self.settings()).as_bytes())?;
         }
+        Ok(())
+    }
+
+    /// Swiss round `round`'s pairings from the results so far, colours drawn from the seed;
+    /// prints them and the bye, and counts the bye.
+    fn swiss_plan(
+        &self,
+        round: usize,
+        names: &[String],
+        results: &[GameResult],
+        byes: &mut [usize],
+        met: &std::collections::BTreeSet<(usize, usize)>,
+    ) -> Vec<(usize, usize)> {
         let n = self.bots.len();
-        let rounds = if self.format == Format::Swiss {
-            self.rounds
-        } else {
-            1
-        };
-        let planned = planned_pairings(self.format, n, self.rounds);
-        // As the settings file holds them, so that `hamle ladder report` shows the same.
-        let settings_list = settings_lines(&store::settings_text(&self.settings()));
-        let context = ReportContext {
-            settings: &settings_list,
-            planned,
-            anchor: self.anchor.as_deref(),
-        };
-        let mut results: Vec<GameResult> = Vec::new();
-        let mut played_pairings: Vec<PairingResults> = Vec::new();
-        let mut number = 0;
-        let mut byes = vec![0usize; n];
-        let mut met = std::collections::BTreeSet::new();
-        for round in 0..rounds {
-            let plan = if self.format == Format::Swiss {
-                let mut tally = Tally::new(&names);
-                tally.add_results(&results);
-                let points: Vec<f64> = (0..n).map(|i| tally.total_points(i)).collect();
-                let bye_points = self.template.games as f64;
-                let (plan, bye) = swiss_round(&points, &byes, bye_points, &met);
-                // The sheet draws colours; the seed makes the draw reproducible. The bot
-                // listed first (on the left) plays first: black.
-                let plan: Vec<(usize, usize)> = plan
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, (i, j))| {
-                        let stream = SWISS_COLOUR_STREAM + (round * n + k) as u64;
-                        if derive_seed(self.template.seed, stream) & 1 == 1 {
-                            (j, i)
-                        } else {
-                            (i, j)
-                        }
-                    })
-                    .collect();
-                let listing: Vec<String> = plan
-                    .iter()
-                    .map(|&(i, j)| format!("{} - {}", names[i], names[j]))
-                    .collect();
-                println!(
-                    "ladder: round {} pairings: {}",
-                    round + 1,
-                    listing.join(", ")
-                );
-                if let Some(bye) = bye {
-                    byes[bye] += 1;
-                    println!("ladder: round {}: {} has a bye", round + 1, names[bye]);
-                }
-                plan
-            } else {
-                pairings(self.format, n)
-            };
-            for (i, j) in plan {
-                met.insert((i.min(j), i.max(j)));
-                if self.shard.is_some_and(|shard| !shard.plays(number)) {
-                    number += 1;
-                    continue;
-                }
-                let mut settings = self.template.clone();
-                settings.bots = [self.bots[i].clone(), self.bots[j].clone()];
-                settings.out_dir = self.pairing_dir(number, &self.bots[i], &self.bots[j]);
-                let round_label = if self.format == Format::Swiss {
-                    format!("round {} ", round + 1)
+        let mut tally = Tally::new(names);
+        tally.add_results(results);
+        let points: Vec<f64> = (0..n).map(|i| tally.total_points(i)).collect();
+        let bye_points = self.template.games as f64;
+        let (plan, bye) = swiss_round(&points, byes, bye_points, met);
+        // The sheet draws colours; the seed makes the draw reproducible. The bot
+        // listed first (on the left) plays first: black.
+        let plan: Vec<(usize, usize)> = plan
+            .into_iter()
+            .enumerate()
+            .map(|(k, (i, j))| {
+                let stream = SWISS_COLOUR_STREAM + (round * n + k) as u64;
+                if derive_seed(self.template.seed, stream) & 1 == 1 {
+                    (j, i)
                 } else {
-                    String::new()
-                };
-                settings.label = format!(
-                    "[{round_label}{}/{planned} {} vs {}] ",
-                    number + 1,
-                    self.bots[i].name,
-                    self.bots[j].name
-                );
-                let started = settings.out_dir.join(SETTINGS_FILE).is_file();
-                let played = run_match(&settings, resume && started)?;
-                played_pairings.push(PairingResults::new(
-                    &self.bots[i].name,
-                    &self.bots[j].name,
-                    played.clone(),
-                ));
-                results.extend(played);
-                number += 1;
-                let ratings = write_summary(&self.out_dir, &names, &played_pairings, &context)?;
-                let line = format!(
-                    "ladder: pairing {number}/{planned} done, {} games",
-                    results.len()
-                );
-                // Ratings need every bot to have played; until then, report the games only.
-                match ratings {
-                    Some(ratings) => {
-                        let leader = &ratings.ratings[0];
-                        println!(
-                            "{line}; leader {} {:+.0} ±{:.0}",
-                            leader.name, leader.elo, leader.error
-                        );
-                    }
-                    None => println!("{line}"),
+                    (i, j)
                 }
+            })
+            .collect();
+        let listing: Vec<String> = plan
+            .iter()
+            .map(|&(i, j)| format!("{} - {}", names[i], names[j]))
+            .collect();
+        println!(
+            "ladder: round {} pairings: {}",
+            round + 1,
+            listing.join(", ")
+        );
+        if let Some(bye) = bye {
+            byes[bye] += 1;
+            println!("ladder: round {}: {} has a bye", round + 1, names[bye]);
+        }
+        plan
+    }
+
+    /// The match template for pairing `number` (from 0): its bots, its folder, its label.
+    fn pairing_settings(
+        &self,
+        number: usize,
+        round: usize,
+        (i, j): (usize, usize),
+        planned: usize,
+    ) -> MatchSettings {
+        let mut settings = self.template.clone();
+        settings.bots = [self.bots[i].clone(), self.bots[j].clone()];
+        settings.out_dir = self.pairing_dir(number, &self.bots[i], &self.bots[j]);
+        let round_label = if self.format == Format::Swiss {
+            format!("round {} ", round + 1)
+        } else {
+            String::new()
+        };
+        settings.label = format!(
+            "[{round_label}{}/{planned} {} vs {}] ",
+            number + 1,
+            self.bots[i].name,
+            self.bots[j].name
+        );
+        settings
+    }
+}
+
+/// What a ladder run has played so far.
+#[derive(Default)]
+struct Played {
+    /// Every game of the pairings played, in pairing order.
+    results: Vec<GameResult>,
+    pairings: Vec<PairingResults>,
+    /// Pairings passed so far, played or (another shard's) skipped.
+    number: usize,
+}
+
+impl Played {
+    /// A pairing played.
+    fn add(&mut self, first: &str, second: &str, results: Vec<GameResult>) {
+        self.pairings
+            .push(PairingResults::new(first, second, results.clone()));
+        self.results.extend(results);
+        self.number += 1;
+    }
+
+    /// The progress line after a pairing.
+    fn report(&self, planned: usize, ratings: Option<Ratings>) {
+        let line = format!(
+            "ladder: pairing {}/{planned} done, {} games",
+            self.number,
+            self.results.len()
+        );
+        // Ratings need every bot to have played; until then, report the games only.
+        match ratings {
+            Some(ratings) => {
+                let leader = &ratings.ratings[0];
+                println!(
+                    "{line}; leader {} {:+.0} ±{:.0}",
+                    leader.name, leader.elo, leader.error
+                );
             }
+            None => println!("{line}"),
         }
-        let ratings = write_summary(&self.out_dir, &names, &played_pairings, &context)?;
-        if ratings.is_none() && self.shard.is_none() {
-            return Err(MatchError::Invalid(
-                "no ratings: some bot has no rated game".to_owned(),
-            ));
-        }
-        Ok(Standing {
-            tally: super::report::tally_of(&names, &played_pairings),
-            ratings,
-            results,
-        })
     }
 }
 

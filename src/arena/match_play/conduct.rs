@@ -1,0 +1,371 @@
+//! One attempt at a game over the wire, between two running engines: the setup commands
+//! and the clocks, then turn after turn the game's interlude, the end checks (natural end,
+//! move cap, score adjudication), the move request under its clock, the referee's judgement
+//! (with warnings under `--illegal warn3`), and the move forwarded to the opponent.
+
+use std::time::{Duration, Instant};
+
+use super::game::{Ending, Fault};
+use super::settings::{IllegalPolicy, MatchSettings, WARNINGS_TO_LOSE};
+use crate::arena::adjudication::Adjudication;
+use crate::arena::gtp::{EngineError, EngineProcess};
+use crate::arena::time_control::{GRACE, PlayerClock, TimeControl};
+use crate::contract::{IllegalMove, LossKind, Referee, Seat, Turn};
+
+/// A step of the game: `Err` carries how the game ended (not only by failure), so that `?`
+/// ends it from any phase.
+type Step<T> = Result<T, Ending>;
+
+/// Sets both engines up and plays the game out.
+pub(super) async fn conduct(
+    settings: &MatchSettings,
+    referee: &mut dyn Referee,
+    engines: &mut [EngineProcess; 2],
+    seat_bots: [usize; 2],
+    clocks: &mut [PlayerClock; 2],
+) -> Ending {
+    let mut table = Table {
+        settings,
+        referee,
+        engines,
+        seat_bots,
+        clocks,
+        warnings: [Vec::new(), Vec::new()],
+        scores: ScoreWatch::default(),
+    };
+    if let Err(fault) = table.set_up().await {
+        return Ending::Failed(fault);
+    }
+    loop {
+        if let Err(ending) = table.turn().await {
+            return ending;
+        }
+    }
+}
+
+/// Sends `command` to `seat`'s engine; an error answer is the engine's fault.
+async fn send(
+    engine: &mut EngineProcess,
+    seat: Seat,
+    command: &str,
+    timeout: Duration,
+    kind: &'static str,
+) -> Result<String, Fault> {
+    match engine.send(command, timeout).await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(message)) => Err(Fault {
+            seat,
+            kind,
+            detail: format!("'{command}' failed: {message}"),
+        }),
+        Err(error) => Err(Fault::of(seat, error)),
+    }
+}
+
+/// Score adjudication's memory: the side both engines put ahead, for how many moves in a
+/// row, and the move count last checked (each position is asked about once).
+#[derive(Default)]
+struct ScoreWatch {
+    leader: Option<Seat>,
+    streak: usize,
+    checked: usize,
+}
+
+impl ScoreWatch {
+    /// Takes both engines' counts of one position; returns the leader once both engines
+    /// have put the same side ahead by the margin for enough moves in a row.
+    fn observe(
+        &mut self,
+        counts: [Option<(Option<Seat>, f64)>; 2],
+        adjudication: Adjudication,
+    ) -> Option<Seat> {
+        let agreed = match counts {
+            [Some((Some(a), x)), Some((Some(b), y))]
+                if a == b && x.min(y) >= adjudication.margin =>
+            {
+                Some(a)
+            }
+            _ => None,
+        };
+        self.streak = if agreed.is_some() && agreed == self.leader {
+            self.streak + 1
+        } else {
+            usize::from(agreed.is_some())
+        };
+        self.leader = agreed;
+        self.leader.filter(|_| self.streak >= adjudication.moves)
+    }
+}
+
+/// Everything one attempt plays with: the referee, both engines (in seat order) and their
+/// clocks, and what the game has noted so far.
+struct Table<'a> {
+    settings: &'a MatchSettings,
+    referee: &'a mut dyn Referee,
+    engines: &'a mut [EngineProcess; 2],
+    seat_bots: [usize; 2],
+    clocks: &'a mut [PlayerClock; 2],
+    /// Each seat's warnings for illegal moves, in order.
+    warnings: [Vec<String>; 2],
+    scores: ScoreWatch,
+}
+
+impl Table<'_> {
+    /// Each engine in seat order: its bot's startup commands, the game's setup commands,
+    /// then the clock.
+    async fn set_up(&mut self) -> Result<(), Fault> {
+        let settings = self.settings;
+        for seat in [Seat::First, Seat::Second] {
+            let bot = &settings.bots[self.seat_bots[seat.index()]];
+            let commands = bot
+                .startup
+                .iter()
+                .cloned()
+                .chain(self.referee.setup_commands());
+            for command in commands {
+                let engine = &mut self.engines[seat.index()];
+                send(engine, seat, &command, settings.start_timeout, "error").await?;
+            }
+            self.set_clock(seat).await?;
+        }
+        Ok(())
+    }
+
+    /// The clock, to engines that take clock commands.
+    async fn set_clock(&mut self, seat: Seat) -> Result<(), Fault> {
+        let control = self.settings.time_control;
+        let timeout = self.settings.start_timeout;
+        let (Some(command), Some(_)) = (control.settings_command(), self.referee.clock_side(seat))
+        else {
+            return Ok(());
+        };
+        let engine = &mut self.engines[seat.index()];
+        match engine.send(&command, timeout).await {
+            Ok(Ok(_)) => Ok(()),
+            // Engines without `kgs-time_settings` (GNU Go) get byo-yomi as Canadian
+            // overtime of one stone a period, as KGS does.
+            Ok(Err(message)) => {
+                let fallback = match control {
+                    TimeControl::Byoyomi { main, period, .. } => {
+                        format!("time_settings {main} {period} 1")
+                    }
+                    _ => {
+                        return Err(Fault {
+                            seat,
+                            kind: "error",
+                            detail: format!("'{command}' failed: {message}"),
+                        });
+                    }
+                };
+                send(engine, seat, &fallback, timeout, "error").await?;
+                Ok(())
+            }
+            Err(error) => Err(Fault::of(seat, error)),
+        }
+    }
+
+    /// One turn: the interlude, the end checks, one move asked for, judged and forwarded.
+    /// `Ok` means the game goes on (a warned move is asked again on the next turn).
+    async fn turn(&mut self) -> Step<()> {
+        self.interlude().await?;
+        if let Some(ending) = self.natural_end_or_cap() {
+            return Err(ending);
+        }
+        self.check_scores().await?;
+        let seat = self.referee.seat_to_move();
+        let answer = self.request_move(seat).await?;
+        let Some(forward) = self.judge(seat, &answer).await? else {
+            return Ok(());
+        };
+        if forward.is_empty() {
+            // Nothing to tell the opponent (Tavla's `no_double`).
+            return Ok(());
+        }
+        self.forward(seat.other(), &forward).await?;
+        Ok(())
+    }
+
+    /// The game's interlude commands (e.g. Tavla's dice), to both engines in seat order.
+    async fn interlude(&mut self) -> Result<(), Fault> {
+        for command in self.referee.interlude() {
+            for seat in [Seat::First, Seat::Second] {
+                let engine = &mut self.engines[seat.index()];
+                send(engine, seat, &command, self.settings.start_timeout, "error").await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The game over by its rules (scored), or at the move cap (counted as it stands).
+    fn natural_end_or_cap(&self) -> Option<Ending> {
+        if let Some(outcome) = self.referee.natural_end() {
+            return Some(Ending::Finished {
+                outcome,
+                reason: self.noted("score"),
+            });
+        }
+        if self.referee.moves_played() >= self.settings.max_moves {
+            return Some(Ending::Finished {
+                outcome: self.referee.adjudicate(),
+                reason: self.noted("move cap"),
+            });
+        }
+        None
+    }
+
+    /// Score adjudication: asks both engines for their count of a new position and ends
+    /// the game once they have agreed on a clear leader for long enough.
+    async fn check_scores(&mut self) -> Step<()> {
+        let (Some(adjudication), Some(query)) =
+            (self.settings.adjudication, self.referee.score_query())
+        else {
+            return Ok(());
+        };
+        if self.referee.moves_played() <= self.scores.checked {
+            return Ok(());
+        }
+        self.scores.checked = self.referee.moves_played();
+        let mut counts = [None, None];
+        for seat in [Seat::First, Seat::Second] {
+            let engine = &mut self.engines[seat.index()];
+            let answer = send(engine, seat, query, self.settings.move_timeout, "error").await?;
+            counts[seat.index()] = self.referee.read_score(&answer);
+        }
+        let Some(leader) = self.scores.observe(counts, adjudication) else {
+            return Ok(());
+        };
+        Err(Ending::Finished {
+            outcome: self.referee.loss_of(leader.other(), LossKind::Resignation),
+            reason: self.noted(&format!(
+                "adjudicated: both engines counted a lead of {} or more for {} moves",
+                adjudication.margin, adjudication.moves
+            )),
+        })
+    }
+
+    /// Asks `seat` for its move (after `time_left` when a clock runs) and charges the
+    /// thinking time to its clock; no answer in time is a loss on time under a clock.
+    async fn request_move(&mut self, seat: Seat) -> Step<String> {
+        let request = self.referee.move_request(seat);
+        let control = self.settings.time_control;
+        let clock = &mut self.clocks[seat.index()];
+        let timeout = if control.is_none() {
+            self.settings.move_timeout
+        } else {
+            // What the clock allows and the grace; a bit more so that a move answered
+            // right at the limit is judged by the clock, not by the read.
+            let available = clock.available(control).clamp(0.0, 31_536_000.0);
+            Duration::from_secs_f64(available) + GRACE + Duration::from_millis(100)
+        };
+        if !control.is_none()
+            && let Some(side) = self.referee.clock_side(seat)
+        {
+            // GTP's time_left takes whole seconds (GNU Go refuses decimals): rounded down.
+            let (seconds, stones) = clock.time_left();
+            let command = format!("time_left {side} {} {stones}", seconds.floor() as u64);
+            let engine = &mut self.engines[seat.index()];
+            send(engine, seat, &command, self.settings.move_timeout, "error").await?;
+        }
+        let engine = &mut self.engines[seat.index()];
+        let asked = Instant::now();
+        let sent = engine.send(&request, timeout).await;
+        let took = asked.elapsed().as_secs_f64();
+        let answer = match sent {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(message)) => {
+                return Err(Ending::Failed(Fault {
+                    seat,
+                    kind: "error",
+                    detail: format!("'{request}' failed: {message}"),
+                }));
+            }
+            Err(EngineError::Timeout { .. }) if !control.is_none() => {
+                let allowed = clock.available(control);
+                clock.used += took;
+                return Err(Ending::Time {
+                    seat,
+                    detail: format!(
+                        "no answer to '{request}' within {:.2} s, {allowed:.2} s were left ({control})",
+                        took
+                    ),
+                });
+            }
+            Err(error) => return Err(Ending::Failed(Fault::of(seat, error))),
+        };
+        if let Err(loss) = clock.charge(control, took) {
+            return Err(Ending::Time {
+                seat,
+                detail: format!("{loss} ({control})"),
+            });
+        }
+        Ok(answer)
+    }
+
+    /// The referee's judgement of `seat`'s answer: `Some(forward)` for a move played (the
+    /// command that tells the opponent), `None` for a warned move the engine took back.
+    async fn judge(&mut self, seat: Seat, answer: &str) -> Step<Option<String>> {
+        match self.referee.apply(seat, answer) {
+            Ok(Turn::Played { forward }) => Ok(Some(forward)),
+            Ok(Turn::Resigned) => Err(Ending::Finished {
+                outcome: self.referee.loss_of(seat, LossKind::Resignation),
+                reason: self.noted("resignation"),
+            }),
+            Err(illegal) => {
+                self.warn(seat, illegal).await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// An illegal move: it loses under `--illegal forfeit` or at the third warning;
+    /// otherwise it is a warning, and the engine takes its move back (`undo`).
+    async fn warn(&mut self, seat: Seat, illegal: IllegalMove) -> Step<()> {
+        let name = &self.settings.bots[self.seat_bots[seat.index()]].name;
+        let list = &mut self.warnings[seat.index()];
+        list.push(format!("{} to {name}: {illegal}", ordinal(list.len() + 1)));
+        let forfeit = self.settings.illegal == IllegalPolicy::Forfeit;
+        if forfeit || list.len() >= WARNINGS_TO_LOSE {
+            let detail = if forfeit {
+                illegal.to_string()
+            } else {
+                format!("third warning: {}", list.join("; "))
+            };
+            return Err(Ending::Illegal { seat, detail });
+        }
+        let engine = &mut self.engines[seat.index()];
+        send(engine, seat, "undo", self.settings.move_timeout, "rejected").await?;
+        Ok(())
+    }
+
+    /// Tells `seat`'s engine the opponent's move; refusing a legal move is its fault.
+    async fn forward(&mut self, seat: Seat, forward: &str) -> Result<(), Fault> {
+        let engine = &mut self.engines[seat.index()];
+        match engine.send(forward, self.settings.move_timeout).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(message)) => Err(Fault {
+                seat,
+                kind: "rejected",
+                detail: format!("refused the legal '{forward}': {message}"),
+            }),
+            Err(error) => Err(Fault::of(seat, error)),
+        }
+    }
+
+    /// `reason`, followed by the game's warnings if there were any.
+    fn noted(&self, reason: &str) -> String {
+        let all: Vec<String> = self.warnings.iter().flatten().cloned().collect();
+        if all.is_empty() {
+            reason.to_owned()
+        } else {
+            format!("{reason} (warnings: {})", all.join("; "))
+        }
+    }
+}
+
+fn ordinal(n: usize) -> &'static str {
+    match n {
+        1 => "first warning",
+        2 => "second warning",
+        _ => "third warning",
+    }
+}

@@ -1,0 +1,256 @@
+//! One game of a match, from its seed to its result line: fresh engines for each attempt
+//! (`play_once`), a replay under `--recover` when an engine fails, and the failure policy,
+//! the reason and the record once the game is over.
+
+use std::path::PathBuf;
+
+use super::conduct::conduct;
+use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, pair_seed};
+use crate::arena::gtp::{EngineError, EngineProcess};
+use crate::arena::store::{GameResult, Winner};
+use crate::arena::time_control::PlayerClock;
+use crate::contract::{LossKind, Outcome, Referee, Seat};
+use crate::seed::derive_seed;
+
+/// A game's end before scoring: an engine's fault, in seat terms.
+pub(super) struct Fault {
+    pub(super) seat: Seat,
+    pub(super) kind: &'static str,
+    pub(super) detail: String,
+}
+
+impl Fault {
+    pub(super) fn of(seat: Seat, error: EngineError) -> Fault {
+        Fault {
+            seat,
+            kind: error.kind(),
+            detail: error.to_string(),
+        }
+    }
+}
+
+/// How one attempt at a game ended.
+pub(super) enum Ending {
+    Finished {
+        outcome: Outcome,
+        reason: String,
+    },
+    Illegal {
+        seat: Seat,
+        detail: String,
+    },
+    /// `seat`'s clock ran out.
+    Time {
+        seat: Seat,
+        detail: String,
+    },
+    Failed(Fault),
+}
+
+impl From<Fault> for Ending {
+    fn from(fault: Fault) -> Ending {
+        Ending::Failed(fault)
+    }
+}
+
+/// How a game is counted: its outcome (`None`: void) and the reason for the record.
+struct Verdict {
+    outcome: Option<Outcome>,
+    reason: String,
+}
+
+/// Plays game `index` to the end, replaying it under `--recover`; returns its result line
+/// and record.
+pub(super) async fn play_game(
+    settings: &MatchSettings,
+    index: usize,
+    logs: &[PathBuf; 2],
+) -> (GameResult, String) {
+    let seat_bots = MatchSettings::seating(index);
+    let seed = derive_seed(settings.seed, index as u64);
+    let attempts = if settings.recover {
+        1 + RECOVERY_ATTEMPTS
+    } else {
+        1
+    };
+    let name = |seat: Seat| settings.bots[seat_bots[seat.index()]].name.clone();
+    let mut recovered = Vec::new();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let referee = settings
+            .game
+            .referee(pair_seed(settings.seed, (index / 2) as u64));
+        let (referee, ending, used) = play_once(settings, referee, seat_bots, seed, logs).await;
+        if let Ending::Failed(fault) = &ending
+            && attempt < attempts
+        {
+            recovered.push(format!("{} of {}", fault.kind, name(fault.seat)));
+            continue;
+        }
+        let mut verdict = judge(settings, referee.as_ref(), ending, name);
+        if !recovered.is_empty() {
+            verdict.reason = format!(
+                "{} (replayed after: {})",
+                verdict.reason,
+                recovered.join(", ")
+            );
+        }
+        let players = [name(Seat::First), name(Seat::Second)];
+        return game_result(
+            settings,
+            index,
+            seed,
+            players,
+            referee.as_ref(),
+            verdict,
+            used,
+        );
+    }
+}
+
+/// The last attempt's ending as the match counts it: illegal moves and lost clocks lose,
+/// an engine failure costs what `--on-failure` says.
+fn judge(
+    settings: &MatchSettings,
+    referee: &dyn Referee,
+    ending: Ending,
+    name: impl Fn(Seat) -> String,
+) -> Verdict {
+    let (outcome, reason) = match ending {
+        Ending::Finished { outcome, reason } => (Some(outcome), reason),
+        Ending::Illegal { seat, detail } => (
+            Some(referee.loss_of(seat, LossKind::Forfeit)),
+            format!("illegal move by {}: {detail}", name(seat)),
+        ),
+        Ending::Time { seat, detail } => (
+            Some(referee.loss_of(seat, LossKind::Time)),
+            format!("loss on time by {}: {detail}", name(seat)),
+        ),
+        Ending::Failed(fault) => {
+            let reason = format!("{} of {}: {}", fault.kind, name(fault.seat), fault.detail);
+            match settings.on_failure {
+                FailurePolicy::Forfeit => {
+                    (Some(referee.loss_of(fault.seat, LossKind::Forfeit)), reason)
+                }
+                FailurePolicy::Void => (None, reason),
+            }
+        }
+    };
+    Verdict { outcome, reason }
+}
+
+/// The result line and the game record of a finished game.
+fn game_result(
+    settings: &MatchSettings,
+    index: usize,
+    seed: u64,
+    players: [String; 2],
+    referee: &dyn Referee,
+    verdict: Verdict,
+    used: [f64; 2],
+) -> (GameResult, String) {
+    let Verdict { outcome, reason } = verdict;
+    let (result_text, winner) = match &outcome {
+        Some(outcome) => (
+            outcome.result.clone(),
+            match outcome.winner {
+                Some(Seat::First) => Winner::First,
+                Some(Seat::Second) => Winner::Second,
+                None => Winner::Draw,
+            },
+        ),
+        None => ("void".to_owned(), Winner::Void),
+    };
+    let clock = if settings.time_control.is_none() {
+        String::new()
+    } else {
+        format!(
+            "; time control {}, thinking time {:.2} s and {:.2} s",
+            settings.time_control, used[0], used[1]
+        )
+    };
+    let comment = format!(
+        "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}",
+        index + 1,
+        index / 2 + 1,
+        settings.seed
+    );
+    let (record, extension) = referee.record(
+        outcome.as_ref().map(|o| o.result.as_str()),
+        [&players[0], &players[1]],
+        &comment,
+    );
+    let [first, second] = players;
+    let result = GameResult {
+        game: index,
+        first,
+        second,
+        seed,
+        result: result_text,
+        winner,
+        reason,
+        moves: referee.moves_played(),
+        record: format!("{:04}.{extension}", index + 1),
+    };
+    (result, record)
+}
+
+/// One attempt at a game with fresh engines; both are shut down and reaped before it
+/// returns.
+async fn play_once(
+    settings: &MatchSettings,
+    mut referee: Box<dyn Referee>,
+    seat_bots: [usize; 2],
+    seed: u64,
+    logs: &[PathBuf; 2],
+) -> (Box<dyn Referee>, Ending, [f64; 2]) {
+    let spawn = |seat: Seat| -> Result<EngineProcess, Fault> {
+        let bot_index = seat_bots[seat.index()];
+        let engine_seed = derive_seed(seed, 1 + seat.index() as u64);
+        let mut launch = settings.bots[bot_index]
+            .launch(&settings.hamle_exe, Some(engine_seed))
+            .map_err(|error| Fault {
+                seat,
+                kind: "spawn",
+                detail: error.to_string(),
+            })?;
+        launch.stderr_log = Some(logs[bot_index].clone());
+        EngineProcess::spawn(&launch).map_err(|error| Fault::of(seat, error))
+    };
+    let first = match spawn(Seat::First) {
+        Ok(engine) => engine,
+        Err(fault) => return (referee, Ending::Failed(fault), [0.0; 2]),
+    };
+    let second = match spawn(Seat::Second) {
+        Ok(engine) => engine,
+        Err(fault) => {
+            first.shutdown().await;
+            return (referee, Ending::Failed(fault), [0.0; 2]);
+        }
+    };
+    let mut engines = [first, second];
+    let mut clocks = [PlayerClock::new(settings.time_control); 2];
+    let ending = conduct(
+        settings,
+        referee.as_mut(),
+        &mut engines,
+        seat_bots,
+        &mut clocks,
+    )
+    .await;
+    // An engine that lost on time may still be thinking: it is killed, not asked to quit.
+    let faulty = match &ending {
+        Ending::Failed(fault) => Some(fault.seat.index()),
+        Ending::Time { seat, .. } => Some(seat.index()),
+        _ => None,
+    };
+    for (index, engine) in engines.into_iter().enumerate() {
+        if faulty == Some(index) {
+            engine.kill().await;
+        } else {
+            engine.shutdown().await;
+        }
+    }
+    (referee, ending, clocks.map(|clock| clock.used))
+}

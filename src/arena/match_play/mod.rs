@@ -1,0 +1,71 @@
+//! `hamle match`: two bots play a series of games, refereed by our rules library.
+//!
+//! Games 2k and 2k+1 form pair k: the first bot takes the first seat (Go: Black) in the
+//! even game and the second seat in the odd one. Every game starts fresh engine processes,
+//! so a game depends only on its own seed: game i's seed derives from the match seed and
+//! i, and each engine that takes a seed (`seed_arg` in its bot file) gets one derived from
+//! it. The same seed at fixed budgets gives the same games, in any order, on any number of
+//! workers, and after any number of interruptions.
+//!
+//! Failure policy (every engine read has a timeout):
+//! - an illegal move (unparsable, occupied, suicide, ko, superko) loses the game (`B+F`/`W+F`);
+//! - a crash, a hang (no answer within the timeout), garbage, an error answer to the move
+//!   request, or an opponent's move refused: under `--on-failure forfeit` (the default) the
+//!   faulty engine loses the game, under `--on-failure void` the game is recorded as void and
+//!   not counted; with `--recover`, the game is first replayed from the start with fresh
+//!   engines (twice at most) and the policy applies only if it fails again;
+//! - the run goes on in every case; every engine is asked to quit, killed if it lingers, and
+//!   reaped.
+//!
+//! The rooms: `settings` (what decides a match), `standings` (the count after it),
+//! `pool` (the workers that play the pending games, resume and the SPRT stop), `game` (one
+//! game from its seed to its result line, replayed under `--recover`) and `conduct` (one
+//! attempt over the wire: setup, the move loop, clocks, warnings).
+
+mod conduct;
+mod game;
+mod pool;
+mod settings;
+mod standings;
+
+pub use pool::run_match;
+pub use settings::{
+    FailurePolicy, IllegalPolicy, MatchSettings, PAIR_SEED_MASK, RECOVERY_ATTEMPTS,
+    WARNINGS_TO_LOSE, pair_seed,
+};
+pub use standings::Standings;
+
+use crate::arena::bots::BotError;
+use crate::arena::store::StoreError;
+
+/// Why a match could not run.
+#[derive(Debug)]
+pub enum MatchError {
+    Bot(BotError),
+    Store(StoreError),
+    Invalid(String),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Bot(error) => error.fmt(f),
+            MatchError::Store(error) => error.fmt(f),
+            MatchError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<BotError> for MatchError {
+    fn from(error: BotError) -> MatchError {
+        MatchError::Bot(error)
+    }
+}
+
+impl From<StoreError> for MatchError {
+    fn from(error: StoreError) -> MatchError {
+        MatchError::Store(error)
+    }
+}

@@ -1,0 +1,181 @@
+//! What decides a match: the bots, the game, the seed, the budgets and the policies for
+//! failures and illegal moves; the settings `--resume` compares; who sits where in each
+//! game, and the seed a pair of games shares.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::arena::adjudication::Adjudication;
+use crate::arena::bots::Bot;
+use crate::arena::sprt::{self, SprtSpec};
+use crate::arena::store::GameResult;
+use crate::arena::time_control::TimeControl;
+use crate::contract::GameSettings;
+use crate::seed::derive_seed;
+
+/// How many times `--recover` replays a game whose engine failed.
+pub const RECOVERY_ATTEMPTS: usize = 2;
+
+/// What an engine failure costs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailurePolicy {
+    /// The faulty engine loses the game.
+    Forfeit,
+    /// The game is recorded as void and not counted.
+    Void,
+}
+
+impl FailurePolicy {
+    fn word(self) -> &'static str {
+        match self {
+            FailurePolicy::Forfeit => "forfeit",
+            FailurePolicy::Void => "void",
+        }
+    }
+}
+
+/// What an illegal move costs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IllegalPolicy {
+    /// The first illegal move loses the game.
+    Forfeit,
+    /// The Kulami sheet's rule: a warning, the engine takes the move back (`undo`) and is
+    /// asked again; the third warning in a game loses it.
+    Warn3,
+}
+
+impl IllegalPolicy {
+    fn word(self) -> &'static str {
+        match self {
+            IllegalPolicy::Forfeit => "forfeit",
+            IllegalPolicy::Warn3 => "warn3",
+        }
+    }
+}
+
+/// Warnings that lose the game under [`IllegalPolicy::Warn3`].
+pub const WARNINGS_TO_LOSE: usize = 3;
+
+/// Pair k's seed, for what both games of the pair share (Kulami's layout, Mangala's draw).
+pub fn pair_seed(seed: u64, pair: u64) -> u64 {
+    derive_seed(seed ^ PAIR_SEED_MASK, pair)
+}
+
+/// "pairseed" in ASCII: keeps pair seeds apart from game seeds.
+pub const PAIR_SEED_MASK: u64 = 0x7061_6972_7365_6564;
+
+/// Everything that decides a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    pub bots: [Bot; 2],
+    pub games: usize,
+    /// The game and the settings that decide its games.
+    pub game: Arc<dyn GameSettings>,
+    pub seed: u64,
+    /// A game reaching this many moves is counted as it stands.
+    pub max_moves: usize,
+    pub move_timeout: Duration,
+    /// For the startup and setup commands, so slow starters are not taken for hung.
+    pub start_timeout: Duration,
+    pub on_failure: FailurePolicy,
+    pub illegal: IllegalPolicy,
+    pub recover: bool,
+    pub concurrency: usize,
+    pub out_dir: PathBuf,
+    pub hamle_exe: PathBuf,
+    /// Print a line per finished game.
+    pub progress: bool,
+    /// Stop once the SPRT of the first bot against the second decides (`games` is then the
+    /// most that are played).
+    pub sprt: Option<SprtSpec>,
+    /// Put before every progress line (the ladder names the pairing).
+    pub label: String,
+    /// The game clocks (`--time-control`): told to the engines, charged, loss on time.
+    pub time_control: TimeControl,
+    /// End a game both engines count as clearly decided (engines that report scores).
+    pub adjudication: Option<Adjudication>,
+}
+
+impl MatchSettings {
+    /// The settings `--resume` must find unchanged (not concurrency: it changes no game).
+    pub fn decisive(&self) -> Vec<(String, String)> {
+        let mut settings = vec![
+            ("game".to_owned(), self.game.game().to_owned()),
+            ("games".to_owned(), self.games.to_string()),
+        ];
+        settings.extend(
+            self.game
+                .decisive()
+                .into_iter()
+                .map(|(key, value)| (key.to_owned(), value)),
+        );
+        settings.extend([
+            ("seed".to_owned(), self.seed.to_string()),
+            ("max_moves".to_owned(), self.max_moves.to_string()),
+            (
+                "move_timeout".to_owned(),
+                format!("{}", self.move_timeout.as_secs_f64()),
+            ),
+            (
+                "start_timeout".to_owned(),
+                format!("{}", self.start_timeout.as_secs_f64()),
+            ),
+            ("on_failure".to_owned(), self.on_failure.word().to_owned()),
+            ("recover".to_owned(), self.recover.to_string()),
+        ]);
+        // Only a non-default policy is written, so older Go matches resume unchanged.
+        if self.illegal != IllegalPolicy::Forfeit {
+            settings.push(("illegal".to_owned(), self.illegal.word().to_owned()));
+        }
+        if let Some(spec) = &self.sprt {
+            settings.push(("sprt".to_owned(), spec.to_string()));
+        }
+        // Only a clock is written, so matches without one resume unchanged.
+        if !self.time_control.is_none() {
+            settings.push(("time_control".to_owned(), self.time_control.to_string()));
+        }
+        if let Some(adjudication) = &self.adjudication {
+            settings.push(("adjudicate".to_owned(), adjudication.to_string()));
+        }
+        for (index, bot) in self.bots.iter().enumerate() {
+            let key = format!("bot{}", index + 1);
+            settings.push((format!("{key}.name"), bot.name.clone()));
+            let mut command = vec![bot.program.clone()];
+            command.extend(bot.args.iter().cloned());
+            settings.push((format!("{key}.command"), command.join(" ")));
+            settings.push((format!("{key}.startup"), bot.startup.join(" | ")));
+        }
+        settings
+    }
+
+    /// True when `--sprt` is on and `results` already decide it.
+    pub fn sprt_decided(&self, results: &[GameResult]) -> bool {
+        self.sprt.as_ref().is_some_and(|spec| {
+            sprt::sequential(spec, results, &self.bots[0].name)
+                .2
+                .verdict
+                .is_some()
+        })
+    }
+
+    /// Game `index`'s seats: bot indexes of the first and second seat.
+    pub fn seating(index: usize) -> [usize; 2] {
+        if index.is_multiple_of(2) {
+            [0, 1]
+        } else {
+            [1, 0]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_swap_colours() {
+        assert_eq!(MatchSettings::seating(0), [0, 1]);
+        assert_eq!(MatchSettings::seating(1), [1, 0]);
+    }
+}

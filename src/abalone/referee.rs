@@ -129,7 +129,11 @@ impl Referee for AbaloneReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        Outcome::loss(seat, how, Color::of_seat(seat.other()).letter().to_ascii_uppercase())
+        Outcome::loss(
+            seat,
+            how,
+            Color::of_seat(seat.other()).letter().to_ascii_uppercase(),
+        )
     }
 
     fn moves_played(&self) -> usize {

@@ -149,7 +149,11 @@ impl Referee for GoReferee {
     }
 
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome {
-        Outcome::loss(seat, how, letter(Color::of_seat(seat.other())).to_ascii_uppercase())
+        Outcome::loss(
+            seat,
+            how,
+            letter(Color::of_seat(seat.other())).to_ascii_uppercase(),
+        )
     }
 
     fn moves_played(&self) -> usize {

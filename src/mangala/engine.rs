@@ -17,7 +17,7 @@ use super::draw::Draw;
 use super::game::Game;
 use super::notation::{GOGUI_SIZE, score_text};
 use super::player::{Limits, Searcher, margin_for};
-use super::rules::{EndRule, PITS, Pit, Position, STANDARD_STONES_PER_PIT, Side};
+use super::rules::{EndRule, PITS, Pit, STANDARD_STONES_PER_PIT, Side};
 use super::set_match::{Match, SetResult, StarterOrder};
 use crate::protocol::{
     Clock, Command, Engine, GOGUI_RULES_COMMANDS, GoguiRules, GtpError, Session,

@@ -38,8 +38,8 @@ use crate::contract::{
 };
 
 use super::draw::Draw;
-use super::notation::score_text;
 use super::game::Game;
+use super::notation::score_text;
 use super::rules::{EndRule, Pit, Side};
 use super::set_match::{Match, SetResult, StarterOrder, points_text};
 

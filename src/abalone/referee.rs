@@ -3,7 +3,7 @@
 
 use crate::contract::record::{find_tag, read_tags, write_tags};
 use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
 };
 
 use super::board::Color;
@@ -43,6 +43,10 @@ impl GameSettings for AbaloneMatchRules {
 
     fn default_max_moves(&self) -> usize {
         super::rules::DEFAULT_MAX_PLIES as usize
+    }
+
+    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
+        replay_record(text).map(Replayed::boxed)
     }
 
     /// The arena's cap (`--max-moves`) stops the game, reason "move cap"; the referee's
@@ -169,7 +173,7 @@ impl Referee for AbaloneReferee {
 /// Reads a record written by [`AbaloneReferee`] and replays every move under the rules
 /// (no length cap: a capped game replays to its last move); returns the referee and the
 /// `Result` tag, or the first problem.
-pub fn replay_record(text: &str) -> Result<(AbaloneReferee, String), String> {
+pub fn replay_record(text: &str) -> Result<Replayed<AbaloneReferee>, String> {
     let tags = read_tags(text);
     let tag = |key: &str| find_tag(&tags, key);
     if tag("Game")? != "Abalone" {
@@ -195,7 +199,10 @@ pub fn replay_record(text: &str) -> Result<(AbaloneReferee, String), String> {
                 .map_err(|illegal| format!("ply {}: {illegal}", referee.moves_played() + 1))?;
         }
     }
-    Ok((referee, tag("Result")?))
+    Ok(Replayed {
+        referee,
+        result: tag("Result")?,
+    })
 }
 
 impl SeatColors for Color {
@@ -246,9 +253,9 @@ mod tests {
             record.contains("1. c3d4 i5h5\n2. d4e5 h5g5\n0\n"),
             "{record}"
         );
-        let (replayed, result) = replay_record(&record).expect("replays");
-        assert_eq!(result, "0");
-        assert_eq!(replayed.moves_played(), 4);
+        let replayed = replay_record(&record).expect("replays");
+        assert_eq!(replayed.result, "0");
+        assert_eq!(replayed.referee.moves_played(), 4);
         assert!(replay_record(&record.replace("d4e5", "c3c4")).is_err());
     }
 }

@@ -16,4 +16,4 @@ mod settings;
 
 pub use referee::{IllegalMove, LossKind, Outcome, Referee, Turn};
 pub use seat::{Seat, SeatColors};
-pub use settings::GameSettings;
+pub use settings::{GameSettings, Replayed};

@@ -36,6 +36,8 @@ impl IllegalMove {
     }
 }
 
+impl std::error::Error for IllegalMove {}
+
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "illegal move '{}': {}", self.answer, self.reason)

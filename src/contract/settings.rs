@@ -4,6 +4,25 @@ use std::fmt;
 
 use super::Referee;
 
+/// A record read back and replayed under the rules.
+#[derive(Debug)]
+pub struct Replayed<R = Box<dyn Referee>> {
+    /// The referee after the record's last move.
+    pub referee: R,
+    /// The result the record states (`*` when it has none).
+    pub result: String,
+}
+
+impl<R: Referee + 'static> Replayed<R> {
+    /// The same record with its referee behind the contract.
+    pub fn boxed(self) -> Replayed {
+        Replayed {
+            referee: Box::new(self.referee),
+            result: self.result,
+        }
+    }
+}
+
 /// One game's settings for a match, validated when they were built (from the command
 /// line, by the game's own flags), so that every referee can be built without failing.
 pub trait GameSettings: fmt::Debug + Send + Sync {
@@ -20,4 +39,9 @@ pub trait GameSettings: fmt::Debug + Send + Sync {
     /// The referee of one game. `pair_seed` is shared by both games of a pair, for what
     /// they must share (Kulami's layout, Mangala's draw, Tavla's dice).
     fn referee(&self, pair_seed: u64) -> Box<dyn Referee>;
+
+    /// Reads a record that [`Referee::record`] wrote for this game and replays every
+    /// move under the rules; fails naming the first problem (a missing tag, an illegal
+    /// move). The settings a record needs come from the record itself.
+    fn replay_record(&self, text: &str) -> Result<Replayed, String>;
 }

@@ -2,7 +2,7 @@
 //! (`--size`, `--komi`, `--rules`) and the SGF record.
 
 use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
 };
 
 use super::color::Color;
@@ -69,6 +69,27 @@ impl GameSettings for GoMatchRules {
     fn referee(&self, _pair_seed: u64) -> Box<dyn Referee> {
         Box::new(self.start.clone())
     }
+
+    /// A record without `RU` or `KM` is read under this match's rules and komi.
+    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
+        replay_record(text, self.rules, self.start.game.komi()).map(Replayed::boxed)
+    }
+}
+
+/// Reads an SGF record (as [`GoReferee`] writes them) and replays it under the rules:
+/// its own `RU` and `KM`, else `rules` and `komi`.
+pub fn replay_record(text: &str, rules: RuleSet, komi: f32) -> Result<Replayed<GoReferee>, String> {
+    let record = GoRecord::from_sgf(text).map_err(|error| error.to_string())?;
+    let game = record
+        .replay(rules.rules(), komi, None)
+        .map_err(|error| error.to_string())?;
+    Ok(Replayed {
+        referee: GoReferee {
+            size: record.size,
+            game,
+        },
+        result: record.result.unwrap_or_else(|| "*".to_owned()),
+    })
 }
 
 impl SeatColors for Color {
@@ -240,5 +261,26 @@ mod tests {
         assert_eq!(ext, "sgf");
         assert!(sgf.starts_with("(;GC[seed 7]"), "{sgf}");
         assert!(sgf.contains("RE[B+24.5]") && sgf.contains("PB[a]"), "{sgf}");
+    }
+
+    #[test]
+    fn a_written_record_replays_to_the_same_game() {
+        let settings = GoMatchRules::new(5, 0.5, RuleSet::Chinese).expect("5x5");
+        let mut referee = settings.referee(0);
+        for (seat, answer) in [
+            (Seat::First, "c3"),
+            (Seat::Second, "d4"),
+            (Seat::First, "b2"),
+        ] {
+            assert!(referee.apply(seat, answer).is_ok());
+        }
+        let (sgf, _) = referee.record(Some("W+R"), ["a", "b"], "a comment");
+        let replayed = settings.replay_record(&sgf).expect("replays");
+        assert_eq!(replayed.result, "W+R");
+        assert_eq!(replayed.referee.moves_played(), 3);
+        assert_eq!(replayed.referee.seat_to_move(), Seat::Second);
+        let broken = sgf.replace("B[bd]", "B[cc]");
+        assert_ne!(broken, sgf, "the record holds b2 as B[bd]");
+        assert!(settings.replay_record(&broken).is_err(), "C3 twice");
     }
 }

@@ -22,7 +22,7 @@
 
 use crate::contract::record::{find_tag, read_tags, write_tags};
 use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
 };
 
 use super::cell::Cell;
@@ -120,6 +120,10 @@ impl GameSettings for KulamiMatchRules {
     }
 
     /// A random layout is drawn from the pair's seed, so both games of a pair share it.
+    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
+        replay_record(text).map(Replayed::boxed)
+    }
+
     fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
         let layout = match &self.layouts {
             KulamiLayouts::Random => Layout::random(pair_seed),
@@ -257,15 +261,9 @@ impl Referee for KulamiReferee {
     }
 }
 
-/// A replayed record: the referee after the last move, and the `Result` tag.
-pub struct Replayed {
-    pub referee: KulamiReferee,
-    pub result: String,
-}
-
 /// Reads a record written by [`KulamiReferee`] and replays every move under the rules;
 /// fails naming the first problem (a bad tag, an illegal move).
-pub fn replay_record(text: &str) -> Result<Replayed, String> {
+pub fn replay_record(text: &str) -> Result<Replayed<KulamiReferee>, String> {
     let tags = read_tags(text);
     let tag = |key: &str| find_tag(&tags, key);
     if tag("Game")? != "Kulami" {

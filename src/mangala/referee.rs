@@ -34,7 +34,7 @@
 
 use crate::contract::record::{find_tag, read_tags, write_tags};
 use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn,
+    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
 };
 
 use super::draw::Draw;
@@ -105,6 +105,10 @@ impl GameSettings for MangalaMatchRules {
     /// Sets always end (stones only move towards the stores); this is a safety net.
     fn default_max_moves(&self) -> usize {
         1000 * self.sets
+    }
+
+    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
+        replay_record(text).map(Replayed::boxed)
     }
 
     /// The draw comes from the pair's seed, so both games of a pair share it.
@@ -362,15 +366,9 @@ impl Referee for MangalaReferee {
     }
 }
 
-/// A replayed record: the referee after the last move, and the `Result` tag.
-pub struct Replayed {
-    pub referee: MangalaReferee,
-    pub result: String,
-}
-
 /// Reads a record written by [`MangalaReferee`] and replays every set under the rules,
 /// checking each set's announced starter; fails naming the first problem.
-pub fn replay_record(text: &str) -> Result<Replayed, String> {
+pub fn replay_record(text: &str) -> Result<Replayed<MangalaReferee>, String> {
     let tags = read_tags(text);
     let tag = |key: &str| find_tag(&tags, key);
     if tag("Game")? != "Mangala" {

@@ -238,8 +238,10 @@ fn abalone_matches_replay_and_repeat() {
     same_games(&runs[0], &runs[1]);
     for result in &results {
         let text = record(&runs[0], result);
-        let (replayed, stated) =
-            hamle::abalone::referee::replay_record(&text).expect("replays legally");
+        let hamle::contract::Replayed {
+            referee: replayed,
+            result: stated,
+        } = hamle::abalone::referee::replay_record(&text).expect("replays legally");
         assert_eq!(stated, result.result);
         use hamle::contract::Referee;
         assert_eq!(replayed.moves_played(), result.moves);

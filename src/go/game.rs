@@ -12,7 +12,7 @@ use super::score::{FinalScore, ScoreBreakdown};
 
 /// Why a move is illegal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum IllegalReason {
+pub enum IllegalMove {
     /// The vertex is not on this board.
     OffBoard,
     Occupied,
@@ -25,19 +25,19 @@ pub enum IllegalReason {
     Superko,
 }
 
-impl fmt::Display for IllegalReason {
+impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            IllegalReason::OffBoard => "off board",
-            IllegalReason::Occupied => "occupied",
-            IllegalReason::Suicide => "suicide",
-            IllegalReason::Ko => "ko",
-            IllegalReason::Superko => "superko",
+            IllegalMove::OffBoard => "off board",
+            IllegalMove::Occupied => "occupied",
+            IllegalMove::Suicide => "suicide",
+            IllegalMove::Ko => "ko",
+            IllegalMove::Superko => "superko",
         })
     }
 }
 
-impl std::error::Error for IllegalReason {}
+impl std::error::Error for IllegalMove {}
 
 /// Why handicap stones cannot be placed. The messages are GTP's error texts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -269,19 +269,19 @@ impl Game {
 
     /// Whether `color` may play `mv` now, and if not why. Any colour may be asked
     /// about, not only the side to move (GTP lets either colour play).
-    pub fn legality(&self, color: Color, mv: MoveVertex) -> Result<(), IllegalReason> {
+    pub fn legality(&self, color: Color, mv: MoveVertex) -> Result<(), IllegalMove> {
         let MoveVertex::Play(v) = mv else {
             return Ok(());
         };
         let board = &self.board;
-        let p = board.try_point(v).ok_or(IllegalReason::OffBoard)?;
+        let p = board.try_point(v).ok_or(IllegalMove::OffBoard)?;
         if !board.is_empty_point(p) {
-            return Err(IllegalReason::Occupied);
+            return Err(IllegalMove::Occupied);
         }
         if board.is_suicide(color, p)
             && (!self.rules.suicide_allowed || board.is_single_stone_suicide(color, p))
         {
-            return Err(IllegalReason::Suicide);
+            return Err(IllegalMove::Suicide);
         }
         let banned = board.is_ko_banned(color, p);
         let repeats = match self.rules.ko {
@@ -295,8 +295,8 @@ impl Game {
         // Under superko the ko ban needs no check of its own (retaking always repeats
         // the position), but a plain ko retake is reported as "ko", which players know.
         match (self.rules.ko, banned, repeats) {
-            (KoRule::Simple, true, _) | (_, true, true) => Err(IllegalReason::Ko),
-            (_, _, true) => Err(IllegalReason::Superko),
+            (KoRule::Simple, true, _) | (_, true, true) => Err(IllegalMove::Ko),
+            (_, _, true) => Err(IllegalMove::Superko),
             _ => Ok(()),
         }
     }
@@ -332,7 +332,7 @@ impl Game {
 
     /// Plays `mv` for `color` (either colour may play); afterwards the opponent of
     /// `color` is to move. An illegal move changes nothing.
-    pub fn play(&mut self, color: Color, mv: MoveVertex) -> Result<(), IllegalReason> {
+    pub fn play(&mut self, color: Color, mv: MoveVertex) -> Result<(), IllegalMove> {
         self.legality(color, mv)?;
         let mut record = UndoRecord {
             color,

@@ -6,7 +6,7 @@
 //! Rooms:
 //! - Rules and position: `board.rs` (stones, chains, captures, hash), `game.rs` (a game:
 //!   turns, ko and superko, handicap, undo; `Game::play` checks and returns a typed
-//!   [`game::IllegalReason`]), `rules.rs` (rule sets, ko, scoring), `score.rs` (counting).
+//!   [`game::IllegalMove`]), `rules.rs` (rule sets, ko, scoring), `score.rs` (counting).
 //! - Notation: `notation.rs` (vertices and moves as text), `color.rs`.
 //! - `sgf/`: game records read from and written as SGF.
 //! - `player/`: the search (Monte Carlo tree search over light playouts).

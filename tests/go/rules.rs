@@ -3,7 +3,7 @@
 //! (`/work/shared/RULES.md`) and the named rule sets.
 
 use hamle::go::board::Board;
-use hamle::go::game::{Game, HandicapError, IllegalReason, SetupError, fixed_handicap_vertices};
+use hamle::go::game::{Game, HandicapError, IllegalMove, SetupError, fixed_handicap_vertices};
 use hamle::go::rules::{KoRule, RuleSet, Rules, Scoring};
 use hamle::go::score::FinalScore;
 use hamle::go::{Color, MoveVertex, Vertex};
@@ -172,12 +172,12 @@ fn multi_stone_suicide_by_rule_set() {
         if !allowed {
             assert_eq!(
                 game.legality(Color::Black, at("B1")),
-                Err(IllegalReason::Suicide)
+                Err(IllegalMove::Suicide)
             );
             let before = game.clone();
             assert_eq!(
                 game.play(Color::Black, at("B1")),
-                Err(IllegalReason::Suicide)
+                Err(IllegalMove::Suicide)
             );
             assert_eq!(game, before, "an illegal move changes nothing");
             continue;
@@ -209,7 +209,7 @@ fn single_stone_suicide_is_illegal_everywhere() {
         );
         assert_eq!(
             game.legality(Color::Black, at("A1")),
-            Err(IllegalReason::Suicide),
+            Err(IllegalMove::Suicide),
             "{rules}"
         );
         assert!(!game.legal_moves(Color::Black).contains(&at("A1")));
@@ -239,7 +239,7 @@ fn simple_ko_take_retake_and_threat() {
         assert_eq!(game.ko(), Some((Color::White, v("B3"))));
         assert_eq!(
             game.legality(Color::White, at("B3")),
-            Err(IllegalReason::Ko),
+            Err(IllegalMove::Ko),
             "{rules}: immediate retake"
         );
         assert!(!game.legal_moves(Color::White).contains(&at("B3")));
@@ -303,7 +303,7 @@ fn positional_and_situational_superko_differ() {
         let start = game.board().clone();
         play_all(&mut game, DOUBLE_KO_CYCLE);
         let expected = match rules.rules().ko {
-            KoRule::PositionalSuperko => Err(IllegalReason::Superko),
+            KoRule::PositionalSuperko => Err(IllegalMove::Superko),
             KoRule::SituationalSuperko | KoRule::Simple => Ok(()),
         };
         assert_eq!(game.legality(Color::Black, at("G3")), expected, "{rules}");
@@ -329,7 +329,7 @@ fn situational_superko_forbids_the_same_situation() {
         play_all(&mut game, "B G3 W pass");
         assert_eq!(
             game.legality(Color::Black, at("C3")),
-            Err(IllegalReason::Superko),
+            Err(IllegalMove::Superko),
             "{rules}"
         );
     }
@@ -352,7 +352,7 @@ fn superko_reports_plain_ko_as_ko() {
         play_all(&mut game, "B C3");
         assert_eq!(
             game.legality(Color::White, at("B3")),
-            Err(IllegalReason::Ko)
+            Err(IllegalMove::Ko)
         );
     }
 }
@@ -378,9 +378,9 @@ fn two_by_two_whole_board_suicide() {
     // Black fills the board: its chain dies. Tromp-Taylor: the empty board again
     // (positional repeat). New Zealand: the empty board with White to move is new.
     let expect = |rules: RuleSet| match rules {
-        RuleSet::TrompTaylor => Err(IllegalReason::Superko),
+        RuleSet::TrompTaylor => Err(IllegalMove::Superko),
         RuleSet::NewZealand => Ok(()),
-        _ => Err(IllegalReason::Suicide),
+        _ => Err(IllegalMove::Suicide),
     };
     for rules in RuleSet::ALL {
         let mut game = Game::new(2, rules.rules()).expect("2x2");
@@ -418,7 +418,7 @@ fn twenty_five_corners() {
     assert_eq!(board.vertex(board.point(v("Z25"))), v("Z25"));
     assert_eq!(
         game.legality(Color::Black, MoveVertex::Play(Vertex::new(25, 0))),
-        Err(IllegalReason::OffBoard)
+        Err(IllegalMove::OffBoard)
     );
 }
 
@@ -442,7 +442,7 @@ fn any_colour_may_move_and_the_turn_follows() {
     assert_eq!(game.to_move(), Color::White);
     assert_eq!(
         game.legality(Color::White, at("E5")),
-        Err(IllegalReason::Occupied)
+        Err(IllegalMove::Occupied)
     );
 }
 

@@ -18,7 +18,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
 use hamle::go::board::Board;
-use hamle::go::game::{Game, IllegalReason, fixed_handicap_vertices};
+use hamle::go::game::{Game, IllegalMove, fixed_handicap_vertices};
 use hamle::go::rules::{HandicapBonus, KoRule, Rules, Scoring};
 use hamle::go::{Color, MoveVertex, Vertex};
 use rand::seq::IndexedRandom;
@@ -225,7 +225,7 @@ impl Match<'_> {
             (Ok(()), Err(e)) => {
                 Err(self.describe(&format!("{color} {mv}: legal for us, GNU Go says `{e}`")))
             }
-            (Err(IllegalReason::Superko), Ok(_)) if self.is_suicide(color, mv) => {
+            (Err(IllegalMove::Superko), Ok(_)) if self.is_suicide(color, mv) => {
                 // GNU Go 3.8 checks superko by trying the move with `do_play_move`,
                 // which assumes no suicide: the suicided stones stay in the hash it
                 // compares, so a suicide that repeats a position passes. The rule

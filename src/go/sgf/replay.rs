@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::record::{Event, GoRecord, Setup};
 use crate::go::board::BoardSizeError;
-use crate::go::game::{Game, IllegalReason, SetupError};
+use crate::go::game::{Game, IllegalMove, SetupError};
 use crate::go::rules::Rules;
 use crate::go::{Color, MoveVertex, Vertex};
 
@@ -19,7 +19,7 @@ pub enum ReplayError {
         number: usize,
         color: Color,
         mv: MoveVertex,
-        reason: IllegalReason,
+        reason: IllegalMove,
     },
 }
 

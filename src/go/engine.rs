@@ -401,8 +401,13 @@ impl GoEngine {
             |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
         let history = game.superko_keys();
         let signals = session.signals();
-        let stop =
-            || signals.interrupted() || (kind == Generate::Analyze && signals.input_pending());
+        // An analysis stream runs until the client says something: a line, an interrupt,
+        // or the end of its input (a client that closed its pipes has gone for good).
+        let stop = || {
+            signals.interrupted()
+                || (kind == Generate::Analyze
+                    && (signals.input_pending() || signals.input_closed()))
+        };
         let request = SearchRequest {
             limits,
             seed,

@@ -6,6 +6,7 @@
 //! so that `engine.rs`, the dead-stone judgement (`status.rs`) and pondering ask for a
 //! search the same way.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::go::analysis::{AnalyzeRequest, ownership_for};
@@ -67,12 +68,22 @@ pub(crate) fn run_search(
     let board = request.board;
     match analysis {
         Some(analysis) => {
-            let mut client_gone = session.open_stream().is_err();
+            // A client that can no longer read (its end of the pipe closed) ends the
+            // stream's search too: nobody is left to see it.
+            let client_gone = AtomicBool::new(session.open_stream().is_err());
+            let outer_stop = request.stop;
+            let stop = || outer_stop() || client_gone.load(Ordering::Relaxed);
+            let request = SearchRequest {
+                stop: &stop,
+                ..request
+            };
             search_reporting(request, kept, analysis.interval, &mut |mut snapshot| {
-                if !client_gone {
+                if !client_gone.load(Ordering::Relaxed) {
                     ownership_for(&mut snapshot, color);
                     let line = analysis.info_line(&snapshot, board);
-                    client_gone = session.stream_line(&line).is_err();
+                    if session.stream_line(&line).is_err() {
+                        client_gone.store(true, Ordering::Relaxed);
+                    }
                 }
             })
         }

@@ -467,4 +467,124 @@ mod tests {
         assert_eq!(tick_step(380.0, 6.0), 100.0);
         assert_eq!(tick_step(12.0, 8.0), 2.0);
     }
+
+    fn names_of(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A pairing of `first` and `second` whose games, in order, end as `winners` (games
+    /// alternate the seats, as a ladder plays them).
+    fn pairing(first: &str, second: &str, winners: &[Winner]) -> PairingResults {
+        let results = winners
+            .iter()
+            .enumerate()
+            .map(|(index, &winner)| {
+                if index % 2 == 0 {
+                    game(index, first, second, winner)
+                } else {
+                    game(index, second, first, winner)
+                }
+            })
+            .collect();
+        PairingResults::new(first, second, results)
+    }
+
+    /// Three bots (names to escape), wins both ways, draws and voids, two rounds of
+    /// pairings so the chart has several points per line.
+    fn three_bot_ladder() -> (Vec<String>, Vec<PairingResults>) {
+        use Winner::{Draw, First, Second, Void};
+        let names = names_of(&["a<b & \"q\"", "gnu", "kata"]);
+        let pairings = vec![
+            pairing(&names[0], &names[1], &[First, Second, Draw, First]),
+            pairing(&names[0], &names[2], &[Second, First, Second, Void]),
+            pairing(&names[1], &names[2], &[Draw, Draw, Second, First]),
+            pairing(&names[0], &names[1], &[First, First, Void, Second]),
+            pairing(&names[0], &names[2], &[Draw, Second, First, Second]),
+            pairing(&names[1], &names[2], &[Second, Void, First, Draw]),
+        ];
+        (names, pairings)
+    }
+
+    /// The page as the code wrote it before `html` and `chart` were split into helpers: any
+    /// change of a byte is a change of behaviour.
+    #[test]
+    fn the_page_is_byte_for_byte_the_golden_page() {
+        let (names, pairings) = three_bot_ladder();
+        let settings = [
+            ("format".to_owned(), "round-robin".to_owned()),
+            ("bots".to_owned(), "a<b & \"q\", gnu, kata".to_owned()),
+            ("games".to_owned(), "4".to_owned()),
+        ];
+        let unanchored = ReportContext {
+            settings: &settings,
+            planned: 9,
+            anchor: None,
+        };
+        pretty_assertions::assert_eq!(
+            html(&names, &pairings, &unanchored),
+            include_str!("report/golden/three_bots.html")
+        );
+        let anchored = ReportContext {
+            settings: &[],
+            planned: 0,
+            anchor: Some("gnu"),
+        };
+        pretty_assertions::assert_eq!(
+            html(&names, &pairings, &anchored),
+            include_str!("report/golden/three_bots_anchored.html")
+        );
+    }
+
+    /// The other shapes of the page: a bot that has not played (no ratings, no chart), a
+    /// clean sweep (the virtual draws), ratings closer than 100 Elo (the widened axis) and
+    /// more bots than colours.
+    #[test]
+    fn the_other_shapes_of_the_page_are_the_golden_pages() {
+        use Winner::{Draw, First, Second};
+        let context = ReportContext {
+            settings: &[("format".to_owned(), "swiss".to_owned())],
+            planned: 0,
+            anchor: None,
+        };
+        let names = names_of(&["a", "b", "c"]);
+        let unrated = vec![pairing("a", "b", &[First, Draw])];
+        pretty_assertions::assert_eq!(
+            html(&names, &unrated, &context),
+            include_str!("report/golden/unrated.html")
+        );
+        let sweep = vec![
+            pairing("a", "b", &[First, Second]),
+            pairing("a", "c", &[First, Second, First]),
+            pairing("b", "c", &[Draw, Draw]),
+        ];
+        pretty_assertions::assert_eq!(
+            html(&names, &sweep, &context),
+            include_str!("report/golden/sweep.html")
+        );
+        let even = vec![
+            pairing("a", "b", &[Draw, Draw]),
+            pairing("b", "c", &[First, First]),
+            pairing("a", "c", &[Draw, First]),
+        ];
+        pretty_assertions::assert_eq!(
+            html(&names, &even, &context),
+            include_str!("report/golden/even.html")
+        );
+        let many: Vec<String> = (0..12).map(|k| format!("bot{k}")).collect();
+        let mut round_robin = Vec::new();
+        for i in 0..many.len() {
+            for j in i + 1..many.len() {
+                let winners = match (i + 2 * j) % 3 {
+                    0 => [First, Draw],
+                    1 => [Second, First],
+                    _ => [Draw, Second],
+                };
+                round_robin.push(pairing(&many[i], &many[j], &winners));
+            }
+        }
+        pretty_assertions::assert_eq!(
+            html(&many, &round_robin, &context),
+            include_str!("report/golden/twelve_bots.html")
+        );
+    }
 }

@@ -6,12 +6,19 @@
 //! Everything is computed from the pairings' results in pairing order, each pairing's games
 //! in game order, so the files depend only on the results: a ladder, the same ladder resumed,
 //! its shards merged and `hamle ladder report` all write the same bytes.
+//!
+//! This room writes the files; the page's sections are in `page`, its chart in `chart`, and
+//! `report/golden/` holds whole pages the tests compare with byte for byte.
 
-use std::fmt::Write;
+mod chart;
+mod page;
+
 use std::path::Path;
 
 use super::rating::{Ratings, Tally, rate, report};
-use super::store::{self, GameResult, PGN_FILE, StoreError, Winner, write_atomically};
+use super::store::{self, GameResult, PGN_FILE, StoreError, write_atomically};
+
+pub use page::html;
 
 pub const RATINGS_FILE: &str = "ratings.txt";
 pub const REPORT_FILE: &str = "report.html";
@@ -112,302 +119,14 @@ const PALETTE: [&str; 10] = [
     "#bcbd22", "#17becf",
 ];
 
-/// The page.
-pub fn html(names: &[String], pairings: &[PairingResults], context: &ReportContext<'_>) -> String {
-    let tally = tally_of(names, pairings);
-    let ratings = ratings_of(&tally, context.anchor);
-    let games: usize = pairings.iter().map(|p| p.results.len()).sum();
-    let mut page = String::new();
-    let _ = write!(
-        page,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>hamle ladder</title>\n<style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\ntable {{ border-collapse: collapse; margin-bottom: 1.5em; }}\nth, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}\nth {{ background: #f0f0f0; }}\ntd.name {{ text-align: left; }}\ntd.self {{ background: #eee; }}\n.swatch {{ display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }}\n</style>\n</head>\n<body>\n<h1>hamle ladder</h1>\n"
-    );
-    let planned = if context.planned > 0 {
-        format!(" of {}", context.planned)
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        page,
-        "<p>{} bots, {} pairings{planned} played, {games} games.</p>",
-        names.len(),
-        pairings.len()
-    );
-    // Ratings.
-    page.push_str("<h2>Ratings</h2>\n");
-    match &ratings {
-        Some(ratings) => {
-            page.push_str("<table class=\"ratings\">\n<tr><th>rank</th><th>name</th><th>Elo</th><th>95% interval</th><th>games</th><th>points</th><th>score</th></tr>\n");
-            for (rank, r) in ratings.ratings.iter().enumerate() {
-                let colour = names
-                    .iter()
-                    .position(|n| *n == r.name)
-                    .map_or("#000", |i| PALETTE[i % PALETTE.len()]);
-                let _ = writeln!(
-                    page,
-                    "<tr><td>{}</td><td class=\"name\"><span class=\"swatch\" style=\"background:{colour}\"></span>{}</td><td>{:+.0}</td><td>{:+.0} … {:+.0} (±{:.0})</td><td>{}</td><td>{}</td><td>{:.1}%</td></tr>",
-                    rank + 1,
-                    escape(&r.name),
-                    r.elo,
-                    r.elo - r.error,
-                    r.elo + r.error,
-                    r.error,
-                    points_text(r.games),
-                    points_text(r.points),
-                    100.0 * r.points / r.games.max(1.0)
-                );
-            }
-            page.push_str("</table>\n");
-            let _ = writeln!(
-                page,
-                "<p>{}{}</p>",
-                match &ratings.anchor {
-                    Some(anchor) => format!("Elo relative to {}, held at 0.", escape(anchor)),
-                    None => "Elo relative to the mean of all bots.".to_owned(),
-                },
-                if ratings.prior {
-                    " One virtual draw added per pairing: some bots scored every point or none, which has no finite maximum."
-                } else {
-                    ""
-                }
-            );
-        }
-        None => page.push_str("<p>No ratings yet: not every bot has played.</p>\n"),
-    }
-    // Crosstable, best bot first (command-line order without ratings).
-    let order: Vec<usize> = match &ratings {
-        Some(ratings) => ratings
-            .ratings
-            .iter()
-            .filter_map(|r| names.iter().position(|n| *n == r.name))
-            .collect(),
-        None => (0..names.len()).collect(),
-    };
-    page.push_str("<h2>Crosstable</h2>\n<p>Points of the row's bot against the column's / games.</p>\n<table class=\"crosstable\">\n<tr><th></th><th>name</th>");
-    for k in 0..order.len() {
-        let _ = write!(page, "<th>{}</th>", k + 1);
-    }
-    page.push_str("<th>total</th></tr>\n");
-    for (k, &i) in order.iter().enumerate() {
-        let _ = write!(
-            page,
-            "<tr><td>{}</td><td class=\"name\">{}</td>",
-            k + 1,
-            escape(&names[i])
-        );
-        for &j in &order {
-            if i == j {
-                page.push_str("<td class=\"self\">–</td>");
-            } else if tally.games[i][j] == 0.0 {
-                page.push_str("<td>.</td>");
-            } else {
-                let _ = write!(
-                    page,
-                    "<td>{}/{}</td>",
-                    points_text(tally.points[i][j]),
-                    points_text(tally.games[i][j])
-                );
-            }
-        }
-        let _ = writeln!(
-            page,
-            "<td>{}/{}</td></tr>",
-            points_text(tally.total_points(i)),
-            points_text(tally.total_games(i))
-        );
-    }
-    page.push_str("</table>\n");
-    // The chart.
-    page.push_str("<h2>Ratings over the run</h2>\n<p>Re-estimated after each completed pairing, once every bot has played.</p>\n");
-    page.push_str(&chart(names, pairings, context.anchor));
-    // Pairings.
-    page.push_str("<h2>Pairings</h2>\n<table class=\"pairings\">\n<tr><th>#</th><th>first</th><th>second</th><th>games</th><th>score</th><th>void</th></tr>\n");
-    for (k, pairing) in pairings.iter().enumerate() {
-        let mut first_points = 0.0;
-        let mut void = 0;
-        for result in &pairing.results {
-            match result.winner {
-                Winner::Void => void += 1,
-                Winner::Draw => first_points += 0.5,
-                _ if result.winner_name() == Some(pairing.first.as_str()) => first_points += 1.0,
-                _ => {}
-            }
-        }
-        let rated = (pairing.results.len() - void) as f64;
-        let _ = writeln!(
-            page,
-            "<tr><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}</td><td>{}–{}</td><td>{void}</td></tr>",
-            k + 1,
-            escape(&pairing.first),
-            escape(&pairing.second),
-            pairing.results.len(),
-            points_text(first_points),
-            points_text(rated - first_points)
-        );
-    }
-    page.push_str("</table>\n");
-    if !context.settings.is_empty() {
-        page.push_str("<h2>Settings</h2>\n<table class=\"settings\">\n");
-        for (key, value) in context.settings {
-            let _ = writeln!(
-                page,
-                "<tr><th>{}</th><td class=\"name\">{}</td></tr>",
-                escape(key),
-                escape(value)
-            );
-        }
-        page.push_str("</table>\n");
-    }
-    page.push_str("</body>\n</html>\n");
-    page
-}
-
-/// A round step for about `target` ticks over `span`.
-fn tick_step(span: f64, target: f64) -> f64 {
-    let raw = (span / target).max(1e-9);
-    let magnitude = 10f64.powf(raw.log10().floor());
-    for factor in [1.0, 2.0, 2.5, 5.0, 10.0] {
-        if factor * magnitude >= raw {
-            return factor * magnitude;
-        }
-    }
-    10.0 * magnitude
-}
-
-/// The SVG chart: one line per bot, Elo against games played.
-fn chart(names: &[String], pairings: &[PairingResults], anchor: Option<&str>) -> String {
-    // (games so far, Elo per bot in `names` order) after each pairing that can be rated.
-    let mut points: Vec<(usize, Vec<f64>)> = Vec::new();
-    let mut tally = Tally::new(names);
-    let mut games = 0;
-    for pairing in pairings {
-        tally.add_results(&pairing.results);
-        games += pairing.results.len();
-        if let Some(ratings) = ratings_of(&tally, anchor) {
-            let elos = names
-                .iter()
-                .map(|name| {
-                    ratings
-                        .ratings
-                        .iter()
-                        .find(|r| r.name == *name)
-                        .map_or(0.0, |r| r.elo)
-                })
-                .collect();
-            points.push((games, elos));
-        }
-    }
-    let (width, height) = (760.0, 360.0);
-    let (left, right, top, bottom) = (60.0, 190.0, 20.0, 40.0);
-    let (plot_w, plot_h) = (width - left - right, height - top - bottom);
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">"
-    );
-    let _ = writeln!(
-        svg,
-        "<rect x=\"{left}\" y=\"{top}\" width=\"{plot_w}\" height=\"{plot_h}\" fill=\"#fafafa\" stroke=\"#999\"/>"
-    );
-    if points.is_empty() {
-        let _ = writeln!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">no ratings yet</text>\n</svg>",
-            left + plot_w / 2.0,
-            top + plot_h / 2.0
-        );
-        return svg;
-    }
-    let max_games = points.last().map_or(1, |p| p.0).max(1) as f64;
-    let all = points.iter().flat_map(|p| p.1.iter().copied());
-    let (mut low, mut high) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), e| {
-        (lo.min(e), hi.max(e))
-    });
-    if high - low < 100.0 {
-        let middle = (high + low) / 2.0;
-        low = middle - 50.0;
-        high = middle + 50.0;
-    }
-    let step = tick_step(high - low, 6.0);
-    low = (low / step).floor() * step;
-    high = (high / step).ceil() * step;
-    let x = |g: f64| left + plot_w * g / max_games;
-    let y = |e: f64| top + plot_h * (high - e) / (high - low);
-    // Horizontal grid and Elo labels.
-    let mut tick = low;
-    while tick <= high + step / 2.0 {
-        let label = if tick.abs() < 0.5 {
-            "0".to_owned()
-        } else {
-            format!("{tick:+.0}")
-        };
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"#ddd\"/><text x=\"{2}\" y=\"{3:.1}\" text-anchor=\"end\">{label}</text>",
-            y(tick),
-            left + plot_w,
-            left - 6.0,
-            y(tick) + 4.0
-        );
-        tick += step;
-    }
-    // Games axis.
-    let game_step = tick_step(max_games, 8.0).max(1.0);
-    let mut tick = 0.0;
-    while tick <= max_games + game_step / 2.0 {
-        if tick <= max_games {
-            let _ = writeln!(
-                svg,
-                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{tick:.0}</text>",
-                x(tick),
-                top + plot_h + 16.0
-            );
-        }
-        tick += game_step;
-    }
-    let _ = writeln!(
-        svg,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">games</text>",
-        left + plot_w / 2.0,
-        height - 6.0
-    );
-    // A line per bot, and the legend.
-    for (b, name) in names.iter().enumerate() {
-        let colour = PALETTE[b % PALETTE.len()];
-        let path: Vec<String> = points
-            .iter()
-            .map(|(g, elos)| format!("{:.1},{:.1}", x(*g as f64), y(elos[b])))
-            .collect();
-        let _ = writeln!(
-            svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>",
-            path.join(" ")
-        );
-        for point in &path {
-            let (px, py) = point.split_once(',').unwrap_or(("0", "0"));
-            let _ = writeln!(
-                svg,
-                "<circle cx=\"{px}\" cy=\"{py}\" r=\"3\" fill=\"{colour}\"/>"
-            );
-        }
-        let legend_y = top + 14.0 + 18.0 * b as f64;
-        let last = points.last().map_or(0.0, |p| p.1[b]);
-        let _ = writeln!(
-            svg,
-            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{colour}\"/><text x=\"{}\" y=\"{}\">{} ({last:+.0})</text>",
-            left + plot_w + 12.0,
-            legend_y - 10.0,
-            left + plot_w + 30.0,
-            legend_y,
-            escape(name)
-        );
-    }
-    svg.push_str("</svg>\n");
-    svg
+/// The colour of the bot at `index` in `names`, the same in the chart and the tables.
+fn colour(index: usize) -> &'static str {
+    PALETTE[index % PALETTE.len()]
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::store::Winner;
     use super::*;
 
     fn game(index: usize, first: &str, second: &str, winner: Winner) -> GameResult {
@@ -464,7 +183,125 @@ mod tests {
         assert!(page.contains("3 pairings of 3 played, 6 games"));
         assert!(page.ends_with("</html>\n"));
         assert_eq!(page, html(&names, &pairings, &context));
-        assert_eq!(tick_step(380.0, 6.0), 100.0);
-        assert_eq!(tick_step(12.0, 8.0), 2.0);
+    }
+
+    fn names_of(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A pairing of `first` and `second` whose games, in order, end as `winners` (games
+    /// alternate the seats, as a ladder plays them).
+    fn pairing(first: &str, second: &str, winners: &[Winner]) -> PairingResults {
+        let results = winners
+            .iter()
+            .enumerate()
+            .map(|(index, &winner)| {
+                if index % 2 == 0 {
+                    game(index, first, second, winner)
+                } else {
+                    game(index, second, first, winner)
+                }
+            })
+            .collect();
+        PairingResults::new(first, second, results)
+    }
+
+    /// Three bots (names to escape), wins both ways, draws and voids, two rounds of
+    /// pairings so the chart has several points per line.
+    fn three_bot_ladder() -> (Vec<String>, Vec<PairingResults>) {
+        use Winner::{Draw, First, Second, Void};
+        let names = names_of(&["a<b & \"q\"", "gnu", "kata"]);
+        let pairings = vec![
+            pairing(&names[0], &names[1], &[First, Second, Draw, First]),
+            pairing(&names[0], &names[2], &[Second, First, Second, Void]),
+            pairing(&names[1], &names[2], &[Draw, Draw, Second, First]),
+            pairing(&names[0], &names[1], &[First, First, Void, Second]),
+            pairing(&names[0], &names[2], &[Draw, Second, First, Second]),
+            pairing(&names[1], &names[2], &[Second, Void, First, Draw]),
+        ];
+        (names, pairings)
+    }
+
+    /// The page as the code wrote it before `html` and `chart` were split into helpers: any
+    /// change of a byte is a change of behaviour.
+    #[test]
+    fn the_page_is_byte_for_byte_the_golden_page() {
+        let (names, pairings) = three_bot_ladder();
+        let settings = [
+            ("format".to_owned(), "round-robin".to_owned()),
+            ("bots".to_owned(), "a<b & \"q\", gnu, kata".to_owned()),
+            ("games".to_owned(), "4".to_owned()),
+        ];
+        let unanchored = ReportContext {
+            settings: &settings,
+            planned: 9,
+            anchor: None,
+        };
+        pretty_assertions::assert_eq!(
+            html(&names, &pairings, &unanchored),
+            include_str!("report/golden/three_bots.html")
+        );
+        let anchored = ReportContext {
+            settings: &[],
+            planned: 0,
+            anchor: Some("gnu"),
+        };
+        pretty_assertions::assert_eq!(
+            html(&names, &pairings, &anchored),
+            include_str!("report/golden/three_bots_anchored.html")
+        );
+    }
+
+    /// The other shapes of the page: a bot that has not played (no ratings, no chart), a
+    /// clean sweep (the virtual draws), ratings closer than 100 Elo (the widened axis) and
+    /// more bots than colours.
+    #[test]
+    fn the_other_shapes_of_the_page_are_the_golden_pages() {
+        use Winner::{Draw, First, Second};
+        let context = ReportContext {
+            settings: &[("format".to_owned(), "swiss".to_owned())],
+            planned: 0,
+            anchor: None,
+        };
+        let names = names_of(&["a", "b", "c"]);
+        let unrated = vec![pairing("a", "b", &[First, Draw])];
+        pretty_assertions::assert_eq!(
+            html(&names, &unrated, &context),
+            include_str!("report/golden/unrated.html")
+        );
+        let sweep = vec![
+            pairing("a", "b", &[First, Second]),
+            pairing("a", "c", &[First, Second, First]),
+            pairing("b", "c", &[Draw, Draw]),
+        ];
+        pretty_assertions::assert_eq!(
+            html(&names, &sweep, &context),
+            include_str!("report/golden/sweep.html")
+        );
+        let even = vec![
+            pairing("a", "b", &[Draw, Draw]),
+            pairing("b", "c", &[First, First]),
+            pairing("a", "c", &[Draw, First]),
+        ];
+        pretty_assertions::assert_eq!(
+            html(&names, &even, &context),
+            include_str!("report/golden/even.html")
+        );
+        let many: Vec<String> = (0..12).map(|k| format!("bot{k}")).collect();
+        let mut round_robin = Vec::new();
+        for i in 0..many.len() {
+            for j in i + 1..many.len() {
+                let winners = match (i + 2 * j) % 3 {
+                    0 => [First, Draw],
+                    1 => [Second, First],
+                    _ => [Draw, Second],
+                };
+                round_robin.push(pairing(&many[i], &many[j], &winners));
+            }
+        }
+        pretty_assertions::assert_eq!(
+            html(&many, &round_robin, &context),
+            include_str!("report/golden/twelve_bots.html")
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! Jellyfish `.mat` match records, the text format gnubg imports (`import mat FILE`) and
-//! exports: White is the left column (gnubg's player 0), Black the right.
+//! exports: White is the left column (gnubg's player 0), Black the right. [`write_mat`]
+//! writes a match; [`read_mat`] reads one back as typed entries, for a replay to judge.
 
 use super::board::{Board, Side};
+use super::dice::Dice;
 use super::game::{Action, Game};
 
 /// One move line: each column's entry.
@@ -137,6 +139,271 @@ pub fn write_mat(game: &Game, names: [&str; 2]) -> Result<String, String> {
     Ok(out)
 }
 
+/// What one entry of a move column says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatEntry {
+    /// A roll and its play: the dice as written and the steps' text (`13/7 8/5*`; empty
+    /// when the roll could not be played).
+    Play {
+        dice: Dice,
+        steps: String,
+    },
+    /// A double, offering the cube at `cube`.
+    Double {
+        cube: u32,
+    },
+    Take,
+    Drop,
+    /// The game's end, with the points the winner scores.
+    Win {
+        points: u32,
+    },
+}
+
+/// One entry where the record has it: its line (counted from 1 in the whole text), the
+/// column's side and the entry's words as written (for messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatAction {
+    pub line: usize,
+    pub side: Side,
+    pub text: String,
+    pub entry: MatEntry,
+}
+
+/// One game of a `.mat` match: its ` Game k` line, the players' names and the score before
+/// it, then its entries in the order they happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatGame {
+    pub line: usize,
+    pub names: [String; 2],
+    pub score: [u32; 2],
+    pub actions: Vec<MatAction>,
+}
+
+/// A `.mat` match as [`read_mat`] reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatMatch {
+    /// Points to win; 0 is money play.
+    pub length: u32,
+    pub games: Vec<MatGame>,
+}
+
+/// A single entry starting at least this far into a move line's body (past its number) is
+/// in the right column: [`write_mat`] puts that column 28 characters in, a left entry at 0
+/// or 1.
+const RIGHT_COLUMN_FROM: usize = 14;
+
+/// Reads a `.mat` match: the ` N point match` line, then per game ` Game k`, the score
+/// line `name : points  name : points` and the numbered move lines. Lines starting with `;`
+/// (the arena's tags) and blank lines are skipped. The entries' syntax is checked here,
+/// their legality is the replay's. Fails naming the line.
+pub fn read_mat(text: &str) -> Result<MatMatch, String> {
+    let mut length = None;
+    let mut games: Vec<MatGame> = Vec::new();
+    let mut awaiting_score = false;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let at = |detail: String| format!("line {line}: {detail}");
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with(';') {
+            continue;
+        }
+        let Some(_) = length else {
+            length = Some(read_length(trimmed).map_err(at)?);
+            continue;
+        };
+        if let Some(number) = trimmed.strip_prefix("Game ") {
+            if awaiting_score {
+                return Err(at("a game header where the score line was due".into()));
+            }
+            if number.trim().parse::<usize>().ok() != Some(games.len() + 1) {
+                return Err(at(format!(
+                    "'{trimmed}' is not game {} of the match",
+                    games.len() + 1
+                )));
+            }
+            games.push(MatGame {
+                line,
+                names: [String::new(), String::new()],
+                score: [0, 0],
+                actions: Vec::new(),
+            });
+            awaiting_score = true;
+            continue;
+        }
+        let Some(game) = games.last_mut() else {
+            return Err(at(format!("'{trimmed}' before the first ' Game 1' line")));
+        };
+        if awaiting_score {
+            (game.names, game.score) = read_score_line(trimmed).map_err(at)?;
+            awaiting_score = false;
+            continue;
+        }
+        for (side, text, entry) in read_move_line(raw).map_err(at)? {
+            game.actions.push(MatAction {
+                line,
+                side,
+                text,
+                entry,
+            });
+        }
+    }
+    if length.is_none() {
+        return Err("no ' N point match' line: not a .mat match".into());
+    }
+    if awaiting_score {
+        return Err("the last game has no score line".into());
+    }
+    Ok(MatMatch {
+        length: length.unwrap_or(0),
+        games,
+    })
+}
+
+/// ` 5 point match` → 5.
+fn read_length(trimmed: &str) -> Result<u32, String> {
+    trimmed
+        .strip_suffix("point match")
+        .and_then(|number| number.trim().parse::<u32>().ok())
+        .ok_or_else(|| format!("'{trimmed}' is not the ' N point match' line"))
+}
+
+/// `white : 0   black : 1` → the names and the score.
+fn read_score_line(trimmed: &str) -> Result<([String; 2], [u32; 2]), String> {
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let bad = || format!("'{trimmed}' is not a score line 'name : points  name : points'");
+    let [white, ":", white_points, black, ":", black_points] = words.as_slice() else {
+        return Err(bad());
+    };
+    let points = |word: &str| word.parse::<u32>().map_err(|_| bad());
+    Ok((
+        [(*white).to_owned(), (*black).to_owned()],
+        [points(white_points)?, points(black_points)?],
+    ))
+}
+
+/// `63:` → the dice, for a word that names a roll.
+fn roll_of(word: &str) -> Option<Dice> {
+    let [high, low, b':'] = word.as_bytes() else {
+        return None;
+    };
+    let die = |byte: u8| byte.is_ascii_digit().then(|| byte - b'0');
+    Dice::new(die(*high)?, die(*low)?).ok()
+}
+
+/// Whether `word` starts an entry (rather than continuing a play's steps).
+fn starts_entry(word: &str) -> bool {
+    roll_of(word).is_some() || ["Doubles", "Takes", "Drops", "Wins"].contains(&word)
+}
+
+/// The words of `body` with where each starts in it.
+fn words_at(body: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (at, c) in body.char_indices().chain([(body.len(), ' ')]) {
+        match (c.is_whitespace(), start) {
+            (true, Some(from)) => {
+                words.push((from, &body[from..at]));
+                start = None;
+            }
+            (false, None) => start = Some(at),
+            _ => {}
+        }
+    }
+    words
+}
+
+/// One move line: its entries (one or two) with the column each is in.
+fn read_move_line(raw: &str) -> Result<Vec<(Side, String, MatEntry)>, String> {
+    let mut words = words_at(raw);
+    // The body starts past the move number `  3) `, or past the 5 blanks of an unnumbered
+    // line; where an entry starts in it tells its column.
+    let numbered = words.first().is_some_and(|&(_, first)| {
+        first
+            .strip_suffix(')')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let body_start = if numbered {
+        let (at, number) = words.remove(0);
+        at + number.len() + 1
+    } else {
+        5
+    };
+    let mut entries: Vec<(usize, String, MatEntry)> = Vec::new();
+    let mut next = 0;
+    while let Some(&(offset, _)) = words.get(next) {
+        let end = entry_end(&words, next);
+        let entry = read_entry(&words[next..end])
+            .map_err(|expected| format!("expected {expected} at '{}'", raw[offset..].trim_end()))?;
+        let text: Vec<&str> = words[next..end].iter().map(|&(_, w)| w).collect();
+        entries.push((offset.saturating_sub(body_start), text.join(" "), entry));
+        next = end;
+    }
+    match entries.len() {
+        0 => Err(format!("'{}' holds no move", raw.trim())),
+        1 => Ok(entries
+            .into_iter()
+            .map(|(offset, text, entry)| {
+                let side = if offset >= RIGHT_COLUMN_FROM {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                (side, text, entry)
+            })
+            .collect()),
+        2 => Ok(entries
+            .into_iter()
+            .zip(Side::BOTH)
+            .map(|((_, text, entry), side)| (side, text, entry))
+            .collect()),
+        _ => Err(format!("'{}' holds more than two entries", raw.trim())),
+    }
+}
+
+/// Where the entry starting at `words[start]` ends: a play runs to the next entry's start,
+/// the other entries have a fixed number of words.
+fn entry_end(words: &[(usize, &str)], start: usize) -> usize {
+    let length = match words[start].1 {
+        "Doubles" | "Wins" => 3,
+        "Takes" | "Drops" => 1,
+        _ => {
+            1 + words[start + 1..]
+                .iter()
+                .take_while(|&&(_, w)| !starts_entry(w))
+                .count()
+        }
+    };
+    (start + length).min(words.len())
+}
+
+/// The entry `words` spell, or what was expected instead.
+fn read_entry(words: &[(usize, &str)]) -> Result<MatEntry, &'static str> {
+    let words: Vec<&str> = words.iter().map(|&(_, w)| w).collect();
+    let number = |word: &str| word.parse::<u32>().ok();
+    match words.as_slice() {
+        ["Doubles", rest @ ..] => match rest {
+            ["=>", cube] => number(cube).map(|cube| MatEntry::Double { cube }),
+            _ => None,
+        }
+        .ok_or("'Doubles => N'"),
+        ["Wins", rest @ ..] => match rest {
+            [points, "point" | "points"] => number(points).map(|points| MatEntry::Win { points }),
+            _ => None,
+        }
+        .ok_or("'Wins N points'"),
+        ["Takes"] => Ok(MatEntry::Take),
+        ["Drops"] => Ok(MatEntry::Drop),
+        [roll, steps @ ..] => roll_of(roll)
+            .map(|dice| MatEntry::Play {
+                dice,
+                steps: steps.join(" "),
+            })
+            .ok_or("a roll '63:', 'Doubles => N', 'Takes', 'Drops' or 'Wins N points'"),
+        [] => Err("an entry"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,5 +466,68 @@ mod tests {
             overflowed > 0,
             "no left column overflowed: nothing was tested"
         );
+    }
+
+    /// Every action `write_mat` writes is read back in order, in its column, even where the
+    /// left column overflows into the right one.
+    #[test]
+    fn read_mat_reads_back_what_write_mat_writes() {
+        for seed in 0..10 {
+            let game = long_match(seed);
+            let text = write_mat(&game, ["white", "black"]).expect("record");
+            let read = read_mat(&text).expect("reads");
+            assert_eq!(read.length, 5);
+            let entries: Vec<(Side, MatEntry)> = read
+                .games
+                .iter()
+                .flat_map(|g| g.actions.iter().map(|a| (a.side, a.entry.clone())))
+                .collect();
+            let written: Vec<(Side, MatEntry)> = game
+                .actions()
+                .iter()
+                .filter_map(|action| match *action {
+                    Action::Play { side, dice, .. } => Some((
+                        side,
+                        MatEntry::Play {
+                            dice: Dice::new(dice.high(), dice.low()).expect("dice"),
+                            steps: String::new(),
+                        },
+                    )),
+                    Action::Take { side } => Some((side, MatEntry::Take)),
+                    Action::Win(end) => Some((end.winner, MatEntry::Win { points: end.points })),
+                    _ => None,
+                })
+                .collect();
+            let without_steps: Vec<(Side, MatEntry)> = entries
+                .into_iter()
+                .filter(|(_, e)| !matches!(e, MatEntry::Double { .. }))
+                .map(|(side, entry)| match entry {
+                    MatEntry::Play { dice, .. } => (
+                        side,
+                        MatEntry::Play {
+                            dice,
+                            steps: String::new(),
+                        },
+                    ),
+                    other => (side, other),
+                })
+                .collect();
+            assert_eq!(without_steps, written);
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let text = " 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5   Doubles 2\n";
+        assert_eq!(
+            read_mat(text),
+            Err("line 5: expected 'Doubles => N' at 'Doubles 2'".into())
+        );
+        let text = " 3 point match\n Game 2\n";
+        assert_eq!(
+            read_mat(text),
+            Err("line 2: 'Game 2' is not game 1 of the match".into())
+        );
+        assert!(read_mat("; only tags\n").is_err());
     }
 }

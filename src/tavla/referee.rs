@@ -17,6 +17,12 @@
 //! - then `dice SIDE D1 D2` (both) and `genmove SIDE` to the side; its answer
 //!   `63 24/18 13/10` (the dice must be the ones given) is forwarded as
 //!   `play SIDE 63 24/18 13/10`.
+//!
+//! [`replay_record`] reads a record back and replays it (the `replay` room).
+
+mod replay;
+
+pub use replay::{Replayed, replay_record};
 
 use crate::contract::{
     GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,

@@ -74,6 +74,7 @@ impl FromStr for GameKind {
 /// Every game's match flags, as `hamle match` and `hamle ladder` take them; only the
 /// played game's are read.
 #[derive(Args, Debug, Clone)]
+#[group(id = "game-match-flags")]
 pub struct MatchFlags {
     #[command(flatten)]
     pub go: go::referee::MatchFlags,

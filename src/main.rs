@@ -63,3 +63,23 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks a command line's definition only in debug builds, when it parses; the
+    /// arena's commands flatten every game's flags, whose groups must not share a name
+    /// (two `MatchFlags` did, and `hamle match` panicked in debug builds).
+    #[test]
+    fn every_subcommand_has_unique_argument_groups() {
+        let command = super::Cli::command();
+        for sub in command.get_subcommands() {
+            let mut ids: Vec<&str> = sub.get_groups().map(|g| g.get_id().as_str()).collect();
+            let count = ids.len();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), count, "hamle {}: {ids:?}", sub.get_name());
+        }
+    }
+}

@@ -13,6 +13,7 @@ use super::rules::{EndReason, EndRules, Game, GameResult};
 
 /// Abalone's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "abalone-match-flags")]
 pub struct MatchFlags {
     /// Abalone: the start position (standard, belgian-daisy, german-daisy).
     #[arg(long, default_value = "standard")]

@@ -13,6 +13,7 @@ use super::sgf::GoRecord;
 
 /// Go's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "go-match-flags")]
 pub struct MatchFlags {
     /// Go board size.
     #[arg(long, default_value_t = 9)]

@@ -32,6 +32,7 @@ use super::score::{RowBonus, Scoring, score};
 
 /// Kulami's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "kulami-match-flags")]
 pub struct MatchFlags {
     /// Kulami: `random` (a layout drawn from each pair's seed, the same for both games of
     /// the pair), `default` (the rule book's), or a layout text (rows separated by `/`).

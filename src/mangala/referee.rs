@@ -45,6 +45,7 @@ use super::set_match::{Match, SetResult, StarterOrder, points_text};
 
 /// Mangala's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "mangala-match-flags")]
 pub struct MatchFlags {
     /// Mangala: sets a game (a match of the sheet is 5, scored 1 / ½ / 0 a set).
     #[arg(long, default_value_t = 5)]

@@ -22,7 +22,7 @@
 
 mod replay;
 
-pub use replay::{Replayed, replay_record};
+pub use replay::replay_record;
 
 use crate::contract::{
     GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
@@ -37,6 +37,7 @@ use super::notation::{format_play, parse_play};
 
 /// Tavla's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "tavla-match-flags")]
 pub struct MatchFlags {
     /// Tavla: points to win the match an arena game is (with the cube and the Crawford
     /// rule); 0 is one money game.
@@ -97,8 +98,8 @@ impl GameSettings for TavlaMatchRules {
         Box::new(TavlaReferee::new(*self, pair_seed))
     }
 
-    fn replay_record(&self, _text: &str) -> Result<Replayed, String> {
-        Err("reading Tavla's .mat records back is not written yet".to_owned())
+    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
+        replay_record(text).map(Replayed::boxed)
     }
 }
 

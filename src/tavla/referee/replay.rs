@@ -15,6 +15,7 @@
 //! referee's roller is not the arena's: it judges the record, it does not go on rolling.
 
 use super::{Referee, TavlaMatchRules, TavlaReferee};
+use crate::contract::Replayed;
 use crate::contract::record::{find_tag, read_tags};
 use crate::tavla::board::Side;
 use crate::tavla::dice::Dice;
@@ -22,17 +23,10 @@ use crate::tavla::game::Phase;
 use crate::tavla::mat::{MatAction, MatEntry, MatGame, read_mat};
 use crate::tavla::notation::{PlayError, parse_play};
 
-/// A record read back: the referee after its last recorded action, and the `Result` tag.
-#[derive(Clone, Debug)]
-pub struct Replayed {
-    pub referee: TavlaReferee,
-    pub result: String,
-}
-
 /// Reads a record written by [`TavlaReferee::record`] and replays it under the rules; fails
 /// naming the first problem (a bad tag, an unreadable or illegal entry with its line, a
 /// score or a `Result` that the replay does not reach).
-pub fn replay_record(text: &str) -> Result<Replayed, String> {
+pub fn replay_record(text: &str) -> Result<Replayed<TavlaReferee>, String> {
     // The tags are `; [Key "value"]` comment lines of the `.mat` file.
     let tag_lines: Vec<&str> = text
         .lines()

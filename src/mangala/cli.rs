@@ -123,10 +123,12 @@ fn load_db(rule: EndRule, max_stones: u32) -> Option<Arc<EndgameDb>> {
         return None;
     }
     let dir = db::cache_dir();
-    let db = EndgameDb::load(&dir, rule, max_stones)?;
+    let Some(db) = EndgameDb::load(&dir, rule, max_stones) else {
+        tracing::info!("no {rule} endgame database in {}", dir.display());
+        return None;
+    };
     tracing::info!(
-        "endgame database {} to {} stones ({} entries) from {}",
-        rule,
+        "endgame database {rule}: levels 0-{} loaded ({} entries) from {}",
         db.max_stones(),
         db.entries(),
         dir.display()
@@ -172,43 +174,55 @@ fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {
     }
     let dir = args.dir.clone().unwrap_or_else(db::cache_dir);
     let start = Instant::now();
-    // Levels already on disk (checksums verified) are kept and only the rest is built.
+    let mut built = 0;
+    // Levels already on disk (every check passed, checksums included) are kept and only
+    // the rest is built.
     let mut db = match EndgameDb::load(&dir, args.rules, args.stones) {
-        Some(db) => db,
-        None => EndgameDb::build(args.rules, 0, &mut |_, _| {}),
+        Some(db) => {
+            let next = if db.max_stones() < args.stones {
+                format!("resuming at level {}", db.max_stones() + 1)
+            } else {
+                "nothing to build".to_owned()
+            };
+            writeln!(
+                out,
+                "{} levels 0-{} found in {} (checksums verified): {next}",
+                args.rules,
+                db.max_stones(),
+                dir.display()
+            )?;
+            db
+        }
+        None => {
+            writeln!(
+                out,
+                "{}: no usable level in {}: building from level 0",
+                args.rules,
+                dir.display()
+            )?;
+            let level_start = Instant::now();
+            let db = EndgameDb::build(args.rules, 0, &mut |_, _| {});
+            db.save_level(&dir, 0)?;
+            report_level(out, &db, level_start, start)?;
+            built += 1;
+            db
+        }
     };
-    writeln!(
-        out,
-        "{} levels 0-{} loaded from {}",
-        args.rules,
-        db.max_stones(),
-        dir.display()
-    )?;
     if let Some(threads) = args.threads {
         db.set_threads(threads);
     }
-    let loaded = db.max_stones();
-    let mut files = 0;
+    let loaded = db.max_stones() + 1 - built;
     // Each level is written as soon as it stands, so an interrupted build resumes there.
-    while db.max_stones() < args.stones.min(db::MAX_LEVEL) {
+    while db.max_stones() < args.stones {
         let level_start = Instant::now();
         db.extend_to(db.max_stones() + 1, &mut |_, _| {});
-        let level = db.max_stones();
-        db.save_level(&dir, level)?;
-        files += 1;
-        let line = format!(
-            "level {level:>2}: {:>12} entries, built and written in {:.1}s ({:.1}s in all)",
-            db.level_len(level),
-            level_start.elapsed().as_secs_f64(),
-            start.elapsed().as_secs_f64()
-        );
-        tracing::info!("{line}");
-        writeln!(out, "{line}")?;
-        out.flush()?;
+        db.save_level(&dir, db.max_stones())?;
+        report_level(out, &db, level_start, start)?;
+        built += 1;
     }
     writeln!(
         out,
-        "{} to {} stones: {} entries ({} bytes); {files} levels built after {loaded} loaded, in {} in {:.1}s",
+        "{} to {} stones: {} entries ({} bytes); {built} levels built after {loaded} loaded, in {} in {:.1}s",
         args.rules,
         db.max_stones(),
         db.entries(),
@@ -216,6 +230,25 @@ fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {
         dir.display(),
         start.elapsed().as_secs_f64()
     )
+}
+
+/// One line for the level just written, on stdout and in the log.
+fn report_level(
+    out: &mut impl Write,
+    db: &EndgameDb,
+    level_start: Instant,
+    start: Instant,
+) -> io::Result<()> {
+    let level = db.max_stones();
+    let line = format!(
+        "level {level:>2}: {:>12} entries, built and written in {:.1}s ({:.1}s in all)",
+        db.level_len(level),
+        level_start.elapsed().as_secs_f64(),
+        start.elapsed().as_secs_f64()
+    );
+    tracing::info!("{line}");
+    writeln!(out, "{line}")?;
+    out.flush()
 }
 
 fn solve_command(args: &SolveArgs, out: &mut impl Write) -> io::Result<()> {

@@ -1,6 +1,7 @@
 //! The Mangala engine's tests: the rule book, invariants over random sets, the solver
-//! against brute force and GTP transcripts.
+//! against brute force, GTP transcripts and the endgame databases through the binary.
 
+mod db;
 mod gtp;
 mod invariants;
 mod rules;

@@ -9,19 +9,19 @@
 //! positions depend on each other, but never in a circle: such a move keeps every stone in
 //! the mover's row and moves them rightwards, so a memoised depth-first pass terminates.
 //!
-//! Files live in the cache folder ([`cache_dir`]), one a level, named `<rules>-<nn>.hmdb`:
-//! a 32-byte header (`HMDB`, format version, rules, level, entry count, FNV-1a 64
-//! checksum of the entries) then the entries. A level whose checksum fails is not used.
+//! Files live in the cache folder ([`cache_dir`]), one a level, named `<rules>-<nn>.hmdb`
+//! ([`file`] has the format and the checks every file passes before it is used). The
+//! levels used are always 0, 1, 2, … without a gap: a level's search reaches every level
+//! below it.
 
-use std::io::{self, Read, Write};
+pub mod file;
+
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 
 use super::rules::{CELLS, EndRule, PITS, Pit, Position, Side};
 
-const MAGIC: &[u8; 4] = b"HMDB";
-const FORMAT: u8 = 1;
-const HEADER_BYTES: usize = 32;
 /// The deepest level a file may claim: enough for every 4-stone set.
 pub const MAX_LEVEL: u32 = 48;
 const SLOTS: usize = 2 * PITS;
@@ -247,10 +247,6 @@ impl EndgameDb {
         best
     }
 
-    fn file(dir: &Path, rule: EndRule, level: u32) -> PathBuf {
-        dir.join(format!("{}-{level:02}.hmdb", rule.name()))
-    }
-
     /// Writes every level to `dir`, each with its checksum.
     pub fn save(&self, dir: &Path) -> io::Result<Vec<PathBuf>> {
         (0..self.levels.len() as u32)
@@ -258,43 +254,32 @@ impl EndgameDb {
             .collect()
     }
 
-    /// Writes one level to `dir` with its checksum (a partial file first, renamed when
-    /// complete, so an interrupted write never leaves a file that looks whole).
+    /// Writes one level to `dir` with its checksum, whole or not at all (see
+    /// [`file::write_level`]).
     pub fn save_level(&self, dir: &Path, level: u32) -> io::Result<PathBuf> {
-        std::fs::create_dir_all(dir)?;
-        let values = &self.levels[level as usize];
-        let path = EndgameDb::file(dir, self.rule, level);
-        let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-        let mut header = [0u8; HEADER_BYTES];
-        header[..4].copy_from_slice(MAGIC);
-        header[4] = FORMAT;
-        header[5] = rule_byte(self.rule);
-        header[6] = level as u8;
-        header[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-        header[16..24].copy_from_slice(&fnv1a(&bytes).to_le_bytes());
-        let temporary = path.with_extension("partial");
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(&header)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, &path)?;
-        Ok(path)
+        file::write_level(dir, self.rule, level, &self.levels[level as usize])
     }
 
-    /// Loads levels 0, 1, 2, … from `dir` while they are present and sound, up to
-    /// `max_stones`; `None` when not even level 0 is there.
+    /// Loads levels 0, 1, 2, … from `dir` up to `max_stones` while each is present and
+    /// passes every check of [`file::read_level`]; `None` when level 0 is not usable. A
+    /// refused file is reported on stderr with its reason, and neither it nor any level
+    /// above it is used.
     pub fn load(dir: &Path, rule: EndRule, max_stones: u32) -> Option<EndgameDb> {
         let counts = Counts::new();
         let mut levels = Vec::new();
         for level in 0..=max_stones.min(MAX_LEVEL) {
-            let path = EndgameDb::file(dir, rule, level);
-            if !path.exists() {
-                break;
-            }
-            match read_level(&path, rule, level, counts.level_len(level)) {
-                Ok(values) => levels.push(values),
-                Err(error) => {
-                    tracing::warn!("endgame database {}: {error}; not used", path.display());
+            let path = file::level_path(dir, rule, level);
+            match file::read_level(&path, rule, level, counts.level_len(level)) {
+                Ok(Some(values)) => levels.push(values),
+                Ok(None) => {
+                    warn_if_stranded(dir, rule, level, max_stones);
+                    break;
+                }
+                Err(refusal) => {
+                    tracing::warn!(
+                        "endgame database file {} refused: {refusal}; levels {level} and above are not used",
+                        path.display()
+                    );
                     break;
                 }
             }
@@ -311,54 +296,25 @@ impl EndgameDb {
     }
 }
 
+/// Level `missing` is absent: says so when the level above it is there, since that one
+/// and every level above it go unused.
+fn warn_if_stranded(dir: &Path, rule: EndRule, missing: u32, max_stones: u32) {
+    let next = missing + 1;
+    if next > max_stones.min(MAX_LEVEL) {
+        return;
+    }
+    let above = file::level_path(dir, rule, next);
+    if std::fs::symlink_metadata(&above).is_ok() {
+        tracing::warn!(
+            "endgame database level {missing} is missing from {}, so {} and the levels above it are not used; `hamle mangala build-db` completes the folder",
+            dir.display(),
+            above.display()
+        );
+    }
+}
+
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-fn rule_byte(rule: EndRule) -> u8 {
-    match rule {
-        EndRule::EmptierTakesAll => 0,
-        EndRule::EachKeepsOwn => 1,
-    }
-}
-
-fn read_level(path: &Path, rule: EndRule, level: u32, len: u64) -> io::Result<Vec<i8>> {
-    let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_owned());
-    let mut file = std::fs::File::open(path)?;
-    let mut header = [0u8; HEADER_BYTES];
-    file.read_exact(&mut header)?;
-    if &header[..4] != MAGIC || header[4] != FORMAT {
-        return Err(bad("not a hamle Mangala database of this format"));
-    }
-    if header[5] != rule_byte(rule) || u32::from(header[6]) != level {
-        return Err(bad("rules or level do not match the file name"));
-    }
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&header[8..16]);
-    if u64::from_le_bytes(word) != len {
-        return Err(bad("wrong entry count"));
-    }
-    word.copy_from_slice(&header[16..24]);
-    let checksum = u64::from_le_bytes(word);
-    let mut bytes = Vec::with_capacity(len as usize);
-    file.read_to_end(&mut bytes)?;
-    if bytes.len() as u64 != len {
-        return Err(bad("truncated"));
-    }
-    if fnv1a(&bytes) != checksum {
-        return Err(bad("checksum mismatch"));
-    }
-    Ok(bytes.into_iter().map(|b| b as i8).collect())
-}
-
-/// FNV-1a, 64 bits: enough to catch a damaged or truncated file.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for &byte in bytes {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 /// The pit the database prefers in `position` (the first best one), for a player that
@@ -406,6 +362,20 @@ mod tests {
     }
 
     #[test]
+    fn every_built_value_lies_within_its_levels_stones() {
+        for rule in [EndRule::EmptierTakesAll, EndRule::EachKeepsOwn] {
+            let db = EndgameDb::build(rule, 7, &mut |_, _| {});
+            for (level, values) in db.levels.iter().enumerate() {
+                let limit = level as i32;
+                assert!(
+                    values.iter().all(|&v| i32::from(v).abs() <= limit),
+                    "{rule} level {level}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn checksum_catches_damage() {
         let dir = std::env::temp_dir().join(format!("hamle-db-test-{}", std::process::id()));
         let db = EndgameDb::build(EndRule::EmptierTakesAll, 4, &mut |_, _| {});
@@ -413,7 +383,7 @@ mod tests {
         let loaded = EndgameDb::load(&dir, EndRule::EmptierTakesAll, 10).expect("load");
         assert_eq!(loaded.max_stones(), 4);
         assert_eq!(loaded.levels, db.levels);
-        let path = EndgameDb::file(&dir, EndRule::EmptierTakesAll, 3);
+        let path = file::level_path(&dir, EndRule::EmptierTakesAll, 3);
         let mut bytes = std::fs::read(&path).expect("read");
         let last = bytes.len() - 1;
         bytes[last] ^= 1;

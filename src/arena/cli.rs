@@ -9,6 +9,7 @@ use clap::Args;
 use super::bots::{Bot, BotError, bot_or_command};
 use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, Standings, run_match};
 use super::regress::Regress;
+use super::sprt::SprtStatus;
 use crate::games::{self, GameKind, MatchFlags};
 
 /// `hamle regress PROGRAM TEST.tst…`
@@ -211,18 +212,13 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
             );
             if let Some(spec) = &settings.sprt {
                 let (pairs, counts, status) = super::sprt::sequential(spec, &results, names[0]);
-                let verdict = match status.verdict {
-                    Some(super::sprt::Verdict::H1) => {
-                        format!("{} is better by about {} Elo", names[0], spec.elo1)
-                    }
-                    Some(super::sprt::Verdict::H0) => {
-                        format!("{} is not better by {} Elo", names[0], spec.elo1)
-                    }
-                    None => "undecided".to_owned(),
-                };
+                let SprtStatus {
+                    llr, lower, upper, ..
+                } = status;
                 println!(
-                    "SPRT {spec}: {pairs} pairs, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), {status}; {verdict}",
-                    names[0]
+                    "SPRT {spec}: {pairs} pairs, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), LLR {llr:.3} ({lower:.3}, {upper:.3}): {}",
+                    names[0],
+                    super::sprt::conclusion(spec, &status, &counts, names)
                 );
             }
             ExitCode::SUCCESS

@@ -407,3 +407,66 @@ fn sprt_stops_the_match_with_the_same_verdict_at_any_concurrency() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("elo0 must be below elo1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sprt_verdict_reports_the_measured_elo_not_the_hypothesis() {
+    let dir = scratch("sprt-verdict");
+    let out = dir.join("out");
+    let text = stdout(&hamle(
+        &dir,
+        "match",
+        &[
+            "k3000",
+            "k100",
+            "--pairs",
+            "40",
+            "--sprt",
+            "elo0=0,elo1=50",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("SPRT "))
+        .unwrap_or_else(|| panic!("no SPRT line: {text}"));
+    assert!(
+        line.contains("H1 accepted (elo1=50): k3000 is better than k100; measured +"),
+        "{line}"
+    );
+    assert!(!line.contains("better by about"), "{line}");
+    // The measured Elo is the pairs' mean score in Elo, not elo1: recomputed from the
+    // pentanomial counts the line prints.
+    let counts: Vec<f64> = line
+        .split_once("pentanomial [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("counts")
+        .0
+        .split(", ")
+        .map(|c| c.parse().expect("count"))
+        .collect();
+    let pairs: f64 = counts.iter().sum();
+    let score: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c * i as f64 / 4.0)
+        .sum::<f64>()
+        / pairs;
+    let measured = line
+        .split_once("measured ")
+        .expect("measured")
+        .1
+        .split_whitespace()
+        .next()
+        .expect("number")
+        .to_owned();
+    if score < 1.0 {
+        let elo = -400.0 * (1.0 / score - 1.0).log10();
+        assert_eq!(measured, format!("{elo:+.0}"), "{line}");
+        assert!(line.contains(&format!("of {pairs} pairs)")), "{line}");
+    } else {
+        assert_eq!(measured, "every", "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -264,24 +264,40 @@ pub struct LadderArgs {
     pub options: ArenaOptions,
 }
 
-/// Runs `hamle ladder`: exit 0 when every pairing was played and rated, 2 on bad input or
-/// a failure to save.
+/// Runs `hamle ladder`: exit 0 when every pairing was played and saved (rated when the games
+/// link the bots; otherwise the reason is printed, the same for `ladder report` on the
+/// folder), 2 on bad input or a failure to save.
 pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
     let fail = |message: String| {
         eprintln!("hamle ladder: {message}");
         ExitCode::from(2)
     };
+    let anchor = args.anchor.clone();
     let print_standing = |standing: &super::ladder::Standing, dir: &std::path::Path| {
-        if let Some(ratings) = &standing.ratings {
-            print!("{}", super::rating::report(&standing.tally, ratings));
+        let report = dir.join(super::ladder::REPORT_FILE);
+        let games = standing.results.len();
+        match &standing.ratings {
+            Some(ratings) => {
+                print!("{}", super::rating::report(&standing.tally, ratings));
+                println!(
+                    "{games} games in {} (ratings in {}, report in {})",
+                    dir.display(),
+                    super::ladder::ratings_path(dir).display(),
+                    report.display()
+                );
+            }
+            None => {
+                let why = super::rating::rate_played(&standing.tally, anchor.as_deref())
+                    .err()
+                    .unwrap_or_default();
+                println!("no ratings: {why}");
+                println!(
+                    "{games} games in {} (no ratings.txt written; report in {})",
+                    dir.display(),
+                    report.display()
+                );
+            }
         }
-        println!(
-            "{} games in {} (ratings in {}, report in {})",
-            standing.results.len(),
-            dir.display(),
-            super::ladder::ratings_path(dir).display(),
-            dir.join(super::ladder::REPORT_FILE).display()
-        );
     };
     match args.players[0].as_str() {
         "report" => {

@@ -155,7 +155,9 @@ pub struct Ladder {
 /// The ladder's outcome.
 pub struct Standing {
     pub tally: Tally,
-    /// `None` only for a shard whose bots have not all played.
+    /// The ratings of every bot that has played (`ratings.txt`); `None` when the games
+    /// give no common scale ([`super::rating::rate_played`] says why), and then no
+    /// `ratings.txt` was written.
     pub ratings: Option<Ratings>,
     pub results: Vec<GameResult>,
 }
@@ -252,12 +254,8 @@ impl Ladder {
                 played.report(planned, ratings);
             }
         }
+        // Games that rate nobody (groups that never met) are no failure: the caller says why.
         let ratings = write_summary(&self.out_dir, &names, &played.pairings, &context)?;
-        if ratings.is_none() && self.shard.is_none() {
-            return Err(MatchError::Invalid(
-                "no ratings: some bot has no rated game".to_owned(),
-            ));
-        }
         Ok(Standing {
             tally: super::report::tally_of(&names, &played.pairings),
             ratings,
@@ -426,7 +424,7 @@ impl Played {
             self.number,
             self.results.len()
         );
-        // Ratings need every bot to have played; until then, report the games only.
+        // Ratings need the bots that played to be linked by games; until then, the games only.
         match ratings {
             Some(ratings) => {
                 let leader = &ratings.ratings[0];

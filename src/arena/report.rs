@@ -10,7 +10,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use super::rating::{Ratings, Tally, rate, report};
+use super::rating::{Ratings, Tally, rate_played, report};
 use super::store::{self, GameResult, PGN_FILE, StoreError, Winner, write_atomically};
 
 pub const RATINGS_FILE: &str = "ratings.txt";
@@ -57,15 +57,12 @@ pub fn tally_of(names: &[String], pairings: &[PairingResults]) -> Tally {
     tally
 }
 
-/// Ratings once every bot has played, else `None`.
+/// The ratings of every bot that has played, when they share a scale, else `None`.
 pub fn ratings_of(tally: &Tally, anchor: Option<&str>) -> Option<Ratings> {
-    if (0..tally.names.len()).any(|b| tally.total_games(b) == 0.0) {
-        return None;
-    }
-    rate(tally, anchor).ok()
+    rate_played(tally, anchor).ok()
 }
 
-/// Writes `ratings.txt` (once every bot has played), `results.pgn` and `report.html` in
+/// Writes `ratings.txt` (once the games rate the bots that played), `results.pgn` and `report.html` in
 /// `dir`; returns the ratings when there are some.
 pub fn write_summary(
     dir: &Path,
@@ -75,8 +72,17 @@ pub fn write_summary(
 ) -> Result<Option<Ratings>, StoreError> {
     let tally = tally_of(names, pairings);
     let ratings = ratings_of(&tally, context.anchor);
-    if let Some(ratings) = &ratings {
-        write_atomically(&dir.join(RATINGS_FILE), report(&tally, ratings).as_bytes())?;
+    let ratings_path = dir.join(RATINGS_FILE);
+    match &ratings {
+        Some(ratings) => write_atomically(&ratings_path, report(&tally, ratings).as_bytes())?,
+        // An earlier list (fewer games, other bots) must not stand for these results.
+        None if ratings_path.exists() => {
+            std::fs::remove_file(&ratings_path).map_err(|source| StoreError::Io {
+                path: ratings_path.clone(),
+                source,
+            })?
+        }
+        None => {}
     }
     let pgn: String = pairings
         .iter()
@@ -171,15 +177,29 @@ pub fn html(names: &[String], pairings: &[PairingResults], context: &ReportConte
                     ""
                 }
             );
+            if !ratings.unrated.is_empty() {
+                let _ = writeln!(
+                    page,
+                    "<p>Not rated, no rated game yet: {}.</p>",
+                    escape(&ratings.unrated.join(", "))
+                );
+            }
         }
-        None => page.push_str("<p>No ratings yet: not every bot has played.</p>\n"),
+        None => {
+            let why = rate_played(&tally, context.anchor)
+                .err()
+                .unwrap_or_default();
+            let _ = writeln!(page, "<p>No ratings: {}.</p>", escape(&why));
+        }
     }
     // Crosstable, best bot first (command-line order without ratings).
     let order: Vec<usize> = match &ratings {
         Some(ratings) => ratings
             .ratings
             .iter()
-            .filter_map(|r| names.iter().position(|n| *n == r.name))
+            .map(|r| &r.name)
+            .chain(&ratings.unrated)
+            .filter_map(|name| names.iter().position(|n| n == name))
             .collect(),
         None => (0..names.len()).collect(),
     };
@@ -283,7 +303,7 @@ fn chart(names: &[String], pairings: &[PairingResults], anchor: Option<&str>) ->
     for pairing in pairings {
         tally.add_results(&pairing.results);
         games += pairing.results.len();
-        if let Some(ratings) = ratings_of(&tally, anchor) {
+        if let Some(ratings) = ratings_of(&tally, anchor).filter(|r| r.unrated.is_empty()) {
             let elos = names
                 .iter()
                 .map(|name| {

@@ -508,7 +508,7 @@ mod tests {
         assert!((m.elo - elo_of_score(35.0 / 42.0)).abs() < 1e-9, "{m:?}");
         assert!(m.low < m.elo && m.elo < m.high, "{m:?}");
         let text = m.to_string();
-        assert!(text.starts_with("+279 Elo ± "), "{text}");
+        assert!(text.starts_with("+280 Elo ± "), "{text}");
         assert!(text.ends_with("(95%, from the pentanomial counts of 21 pairs)"));
         // Every point won: no finite Elo, said so.
         let all = measured(&[0, 0, 0, 0, 3]).expect("pairs");

@@ -470,3 +470,84 @@ fn sprt_verdict_reports_the_measured_elo_not_the_hypothesis() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn short_swiss_ladders_rate_what_they_played_and_say_who_is_unrated() {
+    let dir = scratch("swiss-short");
+    std::fs::write(
+        dir.join("bots/k200.toml"),
+        "name = \"k200\"\ngame = \"kulami\"\ncommand = [\"hamle\", \"kulami\", \"--nodes\", \"200\"]\n",
+    )
+    .expect("write");
+    // One round of four bots: two pairings, two groups that never met. Both the ladder and
+    // `ladder report` on its folder say so, with the same exit code, and point to no
+    // ratings file.
+    let out = dir.join("four");
+    let text = stdout(&hamle(
+        &dir,
+        "ladder",
+        &[
+            "k100",
+            "k200",
+            "k500",
+            "k3000",
+            "--format",
+            "swiss",
+            "--rounds",
+            "1",
+            "--pairs",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    let why = "no ratings: the bots form groups that never met, directly or through others: {k100, k200} and {k3000, k500}";
+    assert!(text.contains(why), "{text}");
+    assert!(text.contains("4 games in"), "{text}");
+    assert!(!text.contains("ratings in"), "{text}");
+    assert!(!out.join("ratings.txt").exists());
+    let report = Command::new(HAMLE)
+        .args(["ladder", "report", out.to_str().expect("utf-8")])
+        .output()
+        .expect("run hamle");
+    let again = stdout(&report);
+    assert!(again.contains(why), "{again}");
+    assert!(!again.contains("ratings in"), "{again}");
+    assert!(!out.join("ratings.txt").exists());
+    assert!(read(&out.join("report.html")).contains("No ratings: the bots form groups"));
+
+    // One round of three bots: one pairing is played, the third bot has a bye. The two
+    // that played are rated (with the virtual draws when one won every game), the third is
+    // named as unrated.
+    let out = dir.join("three");
+    let text = stdout(&hamle(
+        &dir,
+        "ladder",
+        &[
+            "k100",
+            "k3000",
+            "k500",
+            "--format",
+            "swiss",
+            "--rounds",
+            "1",
+            "--pairs",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    assert!(text.contains("round 1: k500 has a bye"), "{text}");
+    let ratings = read(&out.join("ratings.txt"));
+    assert!(text.contains(&ratings), "{text}");
+    let rated: Vec<String> = rows(&ratings).into_iter().map(|row| row.0).collect();
+    assert_eq!(rated.len(), 2, "{ratings}");
+    assert!(!rated.contains(&"k500".to_owned()), "{ratings}");
+    assert!(
+        ratings.contains("(not rated, no rated game yet: k500)"),
+        "{ratings}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

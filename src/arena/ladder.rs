@@ -22,7 +22,9 @@ use super::rating::{Ratings, Tally};
 use super::report::{PairingResults, ReportContext, write_summary};
 pub use super::report::{RATINGS_FILE, REPORT_FILE};
 use super::store::{self, GameResult, SETTINGS_FILE, StoreError, check_settings, write_atomically};
+use crate::games::{GameKind, MatchFlags};
 use crate::seed::derive_seed;
+use clap::{Args, FromArgMatches};
 
 /// The ladder's settings file.
 pub const LADDER_FILE: &str = "ladder.txt";
@@ -226,10 +228,12 @@ impl Ladder {
         let planned = planned_pairings(self.format, n, self.rounds);
         // As the settings file holds them, so that `hamle ladder report` shows the same.
         let settings_list = settings_lines(&store::settings_text(&self.settings()));
+        let sides = store::seat_sides(self.template.game.as_ref());
         let context = ReportContext {
             settings: &settings_list,
             planned,
             anchor: self.anchor.as_deref(),
+            sides: &sides,
         };
         let mut played = Played::default();
         let mut byes = vec![0usize; n];
@@ -562,10 +566,12 @@ fn summarize(
         )));
     }
     let pairings: Vec<PairingResults> = folder.pairings.iter().map(|(_, p)| p.clone()).collect();
+    let sides = folder_sides(&folder.settings)?;
     let context = ReportContext {
         settings: &folder.settings,
         planned: folder.planned,
         anchor,
+        sides: &sides,
     };
     let ratings = write_summary(dir, &folder.names, &pairings, &context)?;
     Ok(Standing {
@@ -573,6 +579,24 @@ fn summarize(
         ratings,
         results: pairings.into_iter().flat_map(|p| p.results).collect(),
     })
+}
+
+/// The seats' names of the game a ladder folder plays (`game = kulami` in its settings;
+/// Go when a folder older than the other games names none). The names do not depend on
+/// the game's settings, so its defaults do.
+fn folder_sides(settings: &[(String, String)]) -> Result<[String; 2], MatchError> {
+    let game = settings
+        .iter()
+        .find(|(key, _)| key == "game")
+        .map_or("go", |(_, value)| value.as_str());
+    let kind: GameKind = game.parse().map_err(MatchError::Invalid)?;
+    let command = MatchFlags::augment_args(clap::Command::new("hamle"));
+    let defaults = command
+        .try_get_matches_from(["hamle"])
+        .and_then(|matches| MatchFlags::from_arg_matches(&matches))
+        .map_err(|error| MatchError::Invalid(format!("the game's default settings: {error}")))?;
+    let settings = crate::games::settings(kind, &defaults).map_err(MatchError::Invalid)?;
+    Ok(store::seat_sides(settings.as_ref()))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), MatchError> {

@@ -46,6 +46,8 @@ pub struct ReportContext<'a> {
     /// Pairings planned (0 when unknown, e.g. a Swiss ladder's later rounds).
     pub planned: usize,
     pub anchor: Option<&'a str>,
+    /// The game's names of the seats, for the PGN ([`store::seat_sides`]).
+    pub sides: &'a [String; 2],
 }
 
 /// The tally of every rated game so far.
@@ -86,7 +88,7 @@ pub fn write_summary(
     }
     let pgn: String = pairings
         .iter()
-        .map(|p| store::pgn(&p.results, &p.event()))
+        .map(|p| store::pgn(&p.results, &p.event(), context.sides))
         .collect();
     write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
     write_atomically(
@@ -477,6 +479,7 @@ mod tests {
             settings: &[("format".to_owned(), "round-robin".to_owned())],
             planned: 3,
             anchor: None,
+            sides: &["Black".to_owned(), "White".to_owned()],
         };
         let page = html(&names, &pairings, &context);
         assert!(page.contains("a&lt;b") && !page.contains("a<b"), "{page}");

@@ -92,6 +92,12 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     assert!(mean.abs() < 1.5, "the mean is 0 (rounded): {ratings}");
     let pgn = read(&whole.join("results.pgn"));
     assert_eq!(pgn.matches("[Result ").count(), 12);
+    // Kulami's first seat is Black, its second Red.
+    assert_eq!(
+        pgn.matches("[WhiteSide \"Black\"]\n[BlackSide \"Red\"]")
+            .count(),
+        12
+    );
     let pairings: Vec<_> = std::fs::read_dir(whole.join("pairings"))
         .expect("pairings")
         .collect();

@@ -457,3 +457,47 @@ fn score_adjudication_ends_a_game_both_engines_count_as_decided() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("MARGIN:MOVES"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pgn_export_names_the_games_own_colours_beside_the_result() {
+    let dir = scratch("arena", "pgn-colours");
+    instant_bot(&dir, "alpha");
+    instant_bot(&dir, "beta");
+    let out = dir.join("out");
+    let output = hamle_match(
+        &dir,
+        &[
+            "alpha",
+            "beta",
+            "--pairs",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let pgn = std::fs::read_to_string(out.join("results.pgn")).expect("pgn");
+    let games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 4, "{pgn}");
+    let tag = |game: &str, key: &str| -> String {
+        hamle::contract::record::read_tags(game)
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| panic!("no {key}: {game}"))
+    };
+    for game in games {
+        // PGN's White is the first seat, which is Go's Black: said in a tag, and the PGN
+        // result agrees with the game's own result text.
+        assert_eq!(tag(game, "WhiteSide"), "Black", "{game}");
+        assert_eq!(tag(game, "BlackSide"), "White", "{game}");
+        let expected = match &tag(game, "GameResult")[..2] {
+            "B+" => "1-0",
+            "W+" => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(tag(game, "Result"), expected, "{game}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

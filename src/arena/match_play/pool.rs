@@ -52,6 +52,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
     lock(&shared.store).export_pgn(
         &results,
         &format!("{} vs {}", settings.bots[0].name, settings.bots[1].name),
+        &crate::arena::store::seat_sides(settings.game.as_ref()),
     )?;
     Ok(results)
 }

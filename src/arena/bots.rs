@@ -374,10 +374,35 @@ impl BotRegistry {
     }
 }
 
-/// A bot by name from `dir` when one is defined there, else `spec` as a command line.
+/// `NAME=SPEC`: the name a person gives a bot on the command line, and the rest. NAME is
+/// one word of letters, digits and `-_.+` (it names folders and log files); a `=` later in
+/// a command (`gnugo --mode=gtp`) is not one.
+pub fn split_given_name(spec: &str) -> Option<(&str, &str)> {
+    let (name, rest) = spec.split_once('=')?;
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c));
+    (valid && !rest.trim().is_empty()).then_some((name, rest))
+}
+
+/// A bot by name from `dir` when one is defined there, else `spec` as a command line;
+/// `NAME=SPEC` names either (two command lines running the same program, or one bot file
+/// played against itself, need names of their own).
+pub fn bot_or_command(dir: &Path, spec: &str, game: GameKind) -> Result<Bot, BotError> {
+    if let Some((name, rest)) = split_given_name(spec)
+        && !(dir.is_dir() && BotRegistry::load(dir).is_ok_and(|r| r.get(spec).is_ok()))
+    {
+        let mut bot = find_bot_or_command(dir, rest, game)?;
+        name.clone_into(&mut bot.name);
+        return Ok(bot);
+    }
+    find_bot_or_command(dir, spec, game)
+}
+
 /// A missing or broken `dir` only matters when `spec` is a single word, which must then
 /// be a bot's name or an installed program.
-pub fn bot_or_command(dir: &Path, spec: &str, game: GameKind) -> Result<Bot, BotError> {
+fn find_bot_or_command(dir: &Path, spec: &str, game: GameKind) -> Result<Bot, BotError> {
     let single_word = split_words(spec).map(|w| w.len() == 1).unwrap_or(false);
     if single_word && dir.is_dir() {
         let registry = BotRegistry::load(dir)?;
@@ -393,6 +418,31 @@ pub fn bot_or_command(dir: &Path, spec: &str, game: GameKind) -> Result<Bot, Bot
         }
     }
     Bot::from_command_line(spec, game)
+}
+
+/// How to name `bots` on the command line: `'NAME1=…' 'NAME2=…'` with their own bot name or
+/// command line.
+pub fn naming_example(bots: &[Bot]) -> String {
+    bots.iter()
+        .enumerate()
+        .map(|(i, bot)| {
+            let spec = if bot.source.as_os_str().is_empty() {
+                let mut words = vec![bot.program.clone()];
+                words.extend(bot.args.iter().map(|word| {
+                    if word.contains(char::is_whitespace) {
+                        format!("\"{word}\"")
+                    } else {
+                        word.clone()
+                    }
+                }));
+                words.join(" ")
+            } else {
+                bot.name.clone()
+            };
+            format!("'{}-{}={spec}'", bot.name, i + 1)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -413,5 +463,20 @@ mod tests {
         );
         assert_eq!(split_words("''").ok(), Some(vec![String::new()]));
         assert!(split_words("a 'b").is_err());
+    }
+
+    #[test]
+    fn a_name_can_be_given_before_the_command() {
+        assert_eq!(
+            split_given_name("weak=hamle go --playouts 10"),
+            Some(("weak", "hamle go --playouts 10"))
+        );
+        assert_eq!(split_given_name("gnugo --mode=gtp"), None);
+        assert_eq!(split_given_name("/usr/bin/x=y"), None);
+        assert_eq!(split_given_name("weak="), None);
+        let bot = bot_or_command(Path::new("/nonexistent"), "w-1=hamle go", GameKind::Go)
+            .expect("a command line");
+        assert_eq!((bot.name.as_str(), bot.program.as_str()), ("w-1", "hamle"));
+        assert_eq!(bot.args, ["go"]);
     }
 }

@@ -16,7 +16,7 @@ use crate::games::{self, GameKind, MatchFlags};
 #[derive(Args, Debug)]
 pub struct RegressArgs {
     /// A bot's name from the bots folder, or a command line (split into words, quotes
-    /// group, run without a shell), e.g. "/usr/games/gnugo --mode gtp".
+    /// group, run without a shell), e.g. "/usr/games/gnugo --mode gtp"; `NAME=…` names it.
     pub program: String,
     /// The `.tst` files; each gets a fresh engine started in the file's folder.
     #[arg(required = true)]
@@ -84,9 +84,11 @@ pub fn regress(args: RegressArgs) -> ExitCode {
 /// `hamle match BOT1 BOT2 --out DIR …`
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The first bot: a name from the bots folder, or a command line.
+    /// The first bot: a name from the bots folder, or a command line (split into words,
+    /// quotes group, run without a shell). `NAME=BOT` or `NAME=COMMAND` gives it a name of
+    /// its own, which two command lines of one program need: 'weak=hamle go --playouts 10'.
     pub bot1: String,
-    /// The second bot.
+    /// The second bot, as the first.
     pub bot2: String,
     /// Where the match is kept: settings, results, game records, engine logs, PGN export.
     #[arg(long)]
@@ -230,7 +232,8 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
 /// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`
 #[derive(Args, Debug)]
 pub struct LadderArgs {
-    /// The bots (at least two, one game): names from the bots folder or command lines.
+    /// The bots (at least two, one game): names from the bots folder or command lines;
+    /// `NAME=BOT` or `NAME=COMMAND` gives one a name of its own.
     /// `report DIR` rewrites a ladder folder's ratings, PGN and report.html from its
     /// pairings; `merge OUT DIR…` combines the shards of one ladder into OUT.
     #[arg(required = true, num_args = 2.., value_name = "BOT")]

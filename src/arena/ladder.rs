@@ -271,9 +271,11 @@ impl Ladder {
     /// with rounds, an anchor among the bots.
     fn check(&self, names: &[String]) -> Result<(), MatchError> {
         for (i, name) in names.iter().enumerate() {
-            if names[..i].contains(name) {
+            if let Some(first) = names[..i].iter().position(|n| n == name) {
+                let twice = [self.bots[first].clone(), self.bots[i].clone()];
                 return Err(MatchError::Invalid(format!(
-                    "bot '{name}' is listed twice: results are kept by name"
+                    "bot '{name}' is listed twice: results are kept by name, so name them, NAME=BOT or NAME=COMMAND, e.g. {}",
+                    super::bots::naming_example(&twice)
                 )));
             }
         }

@@ -72,8 +72,9 @@ fn check_bots(settings: &MatchSettings) -> Result<(), MatchError> {
     }
     if settings.bots[0].name == settings.bots[1].name {
         return Err(MatchError::Invalid(format!(
-            "both bots are named '{}': results are kept by name, so give them different names",
-            settings.bots[0].name
+            "both bots are named '{}': results are kept by name, so name them, NAME=BOT or NAME=COMMAND, e.g. {}",
+            settings.bots[0].name,
+            crate::arena::bots::naming_example(&settings.bots)
         )));
     }
     for bot in &settings.bots {

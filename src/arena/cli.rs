@@ -7,9 +7,12 @@ use std::time::Duration;
 use clap::Args;
 
 use super::bots::{Bot, BotError, bot_or_command};
-use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, Standings, run_match};
+use super::match_play::{
+    FailurePolicy, IllegalPolicy, MatchSettings, Standings, repeats, run_match,
+};
 use super::regress::Regress;
 use super::sprt::SprtStatus;
+use super::store::GAMES_DIR;
 use crate::games::{self, GameKind, MatchFlags};
 
 /// `hamle regress PROGRAM TEST.tst…`
@@ -163,6 +166,12 @@ pub struct ArenaOptions {
     /// ahead by MARGIN or more after MOVES moves in a row.
     #[arg(long)]
     pub adjudicate: Option<super::adjudication::Adjudication>,
+    /// Random legal moves that start every game, the same in both games of a pair (drawn
+    /// from the pair's seed): variety for engines that play the same game from the same
+    /// start at fixed budgets (Mangala, Abalone). The moves come from the engine's
+    /// `gogui-rules_legal_moves`, which every hamle engine answers.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: usize,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -212,6 +221,25 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
                 settings.games,
                 settings.out_dir.display()
             );
+            let repeated = repeats(&settings.out_dir.join(GAMES_DIR), &results);
+            if !repeated.pairs.is_empty() {
+                let listed: Vec<String> = repeated
+                    .pairs
+                    .iter()
+                    .map(|(pair, earlier)| format!("{pair} = {earlier}"))
+                    .collect();
+                let advice = if settings.opening_plies == 0 {
+                    "; --opening-plies N starts each pair with N random moves drawn from its seed"
+                } else {
+                    ""
+                };
+                println!(
+                    "note: {} of {} games differ: pairs replayed earlier ones move for move ({}), as engines that play the same game from the same start do{advice}",
+                    repeated.distinct,
+                    repeated.games,
+                    listed.join(", ")
+                );
+            }
             if let Some(spec) = &settings.sprt {
                 let (pairs, counts, status) = super::sprt::sequential(spec, &results, names[0]);
                 let SprtStatus {
@@ -416,6 +444,7 @@ pub fn match_settings(
         label: String::new(),
         time_control: options.time_control,
         adjudication: options.adjudicate,
+        opening_plies: options.opening_plies,
     })
 }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::bots::{Bot, BotError, bot_or_command};
 use super::match_play::{
@@ -234,10 +234,10 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
                     ""
                 };
                 println!(
-                    "note: {} of {} games differ: pairs replayed earlier ones move for move ({}), as engines that play the same game from the same start do{advice}",
+                    "note: pairs replayed earlier ones move for move ({}: records equal but for the comment), so only {} of {} game records differ, as engines that play the same game from the same start do{advice}",
+                    listed.join(", "),
                     repeated.distinct,
-                    repeated.games,
-                    listed.join(", ")
+                    repeated.games
                 );
             }
             if let Some(spec) = &settings.sprt {
@@ -259,16 +259,18 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
 
 /// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct LadderArgs {
+    #[command(subcommand)]
+    pub tool: Option<LadderTool>,
     /// The bots (at least two, one game): names from the bots folder or command lines;
-    /// `NAME=BOT` or `NAME=COMMAND` gives one a name of its own.
-    /// `report DIR` rewrites a ladder folder's ratings, PGN and report.html from its
-    /// pairings; `merge OUT DIR…` combines the shards of one ladder into OUT.
+    /// `NAME=BOT` or `NAME=COMMAND` gives one a name of its own. (A bot named `report` or
+    /// `merge` cannot come first.)
     #[arg(required = true, num_args = 2.., value_name = "BOT")]
     pub players: Vec<String>,
     /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export,
     /// report.html.
-    #[arg(long)]
+    #[arg(long, required = true)]
     pub out: Option<PathBuf>,
     /// Play only pairings k (from 0) with k mod N = I - 1 (`--shard I/N`), with the seeds
     /// of the whole ladder; `hamle ladder merge` combines the shards' folders.
@@ -295,78 +297,120 @@ pub struct LadderArgs {
     pub options: ArenaOptions,
 }
 
+/// What `hamle ladder` does besides playing.
+#[derive(Subcommand, Debug)]
+pub enum LadderTool {
+    /// Rewrite a ladder folder's ratings, PGN and report from its pairing folders.
+    ///
+    /// Rewrites DIR's ratings.txt, results.pgn and report.html from DIR/pairings (after
+    /// copying pairing folders in, or to change the anchor). Exit 0, or 2 when the folder
+    /// cannot be read or written.
+    Report(LadderReportArgs),
+    /// Combine the shards of one ladder into a new ladder folder.
+    ///
+    /// OUT must not hold a ladder; the folders' ladder.txt must be equal but for `shard`,
+    /// and no pairing may be in two of them. Writes ratings.txt, results.pgn and
+    /// report.html as one run would. Exit 0, or 2 when the folders are not shards of one
+    /// ladder or cannot be read or written.
+    Merge(LadderMergeArgs),
+}
+
+/// `hamle ladder report DIR [--anchor BOT]`
+#[derive(Args, Debug)]
+pub struct LadderReportArgs {
+    /// The ladder folder (`--out` of `hamle ladder`).
+    pub dir: PathBuf,
+    /// The bot held at Elo 0 (default: the mean of all is 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
+}
+
+/// `hamle ladder merge OUT DIR… [--anchor BOT]`
+#[derive(Args, Debug)]
+pub struct LadderMergeArgs {
+    /// The new ladder folder.
+    pub out: PathBuf,
+    /// The ladder folders to combine.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The bot held at Elo 0 (default: the mean of all is 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
+}
+
+/// The rating list (or why there is none) and where the files are, after a ladder or its
+/// `report` or `merge`.
+fn print_standing(standing: &super::ladder::Standing, dir: &std::path::Path, anchor: Option<&str>) {
+    let report = dir.join(super::ladder::REPORT_FILE);
+    let games = standing.results.len();
+    match &standing.ratings {
+        Some(ratings) => {
+            print!("{}", super::rating::report(&standing.tally, ratings));
+            println!(
+                "{games} games in {} (ratings in {}, report in {})",
+                dir.display(),
+                super::ladder::ratings_path(dir).display(),
+                report.display()
+            );
+        }
+        None => {
+            let why = super::rating::rate_played(&standing.tally, anchor)
+                .err()
+                .unwrap_or_default();
+            println!("no ratings: {why}");
+            println!(
+                "{games} games in {} (no ratings.txt written; report in {})",
+                dir.display(),
+                report.display()
+            );
+        }
+    }
+}
+
+fn ladder_failure(message: String) -> ExitCode {
+    eprintln!("hamle ladder: {message}");
+    ExitCode::from(2)
+}
+
+/// `hamle ladder report DIR`.
+fn ladder_report(args: LadderReportArgs) -> ExitCode {
+    match super::ladder::regenerate(&args.dir, args.anchor.as_deref()) {
+        Ok(standing) => {
+            print_standing(&standing, &args.dir, args.anchor.as_deref());
+            ExitCode::SUCCESS
+        }
+        Err(error) => ladder_failure(error.to_string()),
+    }
+}
+
+/// `hamle ladder merge OUT DIR…`.
+fn ladder_merge(args: LadderMergeArgs) -> ExitCode {
+    match super::ladder::merge(&args.out, &args.dirs, args.anchor.as_deref()) {
+        Ok((standing, missing)) => {
+            if !missing.is_empty() {
+                let list: Vec<String> = missing.iter().map(|k| k.to_string()).collect();
+                eprintln!(
+                    "hamle ladder: merged, but no folder holds pairing(s) {}",
+                    list.join(", ")
+                );
+            }
+            print_standing(&standing, &args.out, args.anchor.as_deref());
+            ExitCode::SUCCESS
+        }
+        Err(error) => ladder_failure(error.to_string()),
+    }
+}
+
 /// Runs `hamle ladder`: exit 0 when every pairing was played and saved (rated when the games
 /// link the bots; otherwise the reason is printed, the same for `ladder report` on the
 /// folder), 2 on bad input or a failure to save.
 pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
-    let fail = |message: String| {
-        eprintln!("hamle ladder: {message}");
-        ExitCode::from(2)
-    };
-    let anchor = args.anchor.clone();
-    let print_standing = |standing: &super::ladder::Standing, dir: &std::path::Path| {
-        let report = dir.join(super::ladder::REPORT_FILE);
-        let games = standing.results.len();
-        match &standing.ratings {
-            Some(ratings) => {
-                print!("{}", super::rating::report(&standing.tally, ratings));
-                println!(
-                    "{games} games in {} (ratings in {}, report in {})",
-                    dir.display(),
-                    super::ladder::ratings_path(dir).display(),
-                    report.display()
-                );
-            }
-            None => {
-                let why = super::rating::rate_played(&standing.tally, anchor.as_deref())
-                    .err()
-                    .unwrap_or_default();
-                println!("no ratings: {why}");
-                println!(
-                    "{games} games in {} (no ratings.txt written; report in {})",
-                    dir.display(),
-                    report.display()
-                );
-            }
-        }
-    };
-    match args.players[0].as_str() {
-        "report" => {
-            if args.players.len() != 2 {
-                return fail("usage: hamle ladder report DIR [--anchor BOT]".to_owned());
-            }
-            let dir = PathBuf::from(&args.players[1]);
-            return match super::ladder::regenerate(&dir, args.anchor.as_deref()) {
-                Ok(standing) => {
-                    print_standing(&standing, &dir);
-                    ExitCode::SUCCESS
-                }
-                Err(error) => fail(error.to_string()),
-            };
-        }
-        "merge" => {
-            if args.players.len() < 3 {
-                return fail("usage: hamle ladder merge OUT DIR… [--anchor BOT]".to_owned());
-            }
-            let out = PathBuf::from(&args.players[1]);
-            let dirs: Vec<PathBuf> = args.players[2..].iter().map(PathBuf::from).collect();
-            return match super::ladder::merge(&out, &dirs, args.anchor.as_deref()) {
-                Ok((standing, missing)) => {
-                    if !missing.is_empty() {
-                        let list: Vec<String> = missing.iter().map(|k| k.to_string()).collect();
-                        eprintln!(
-                            "hamle ladder: merged, but no folder holds pairing(s) {}",
-                            list.join(", ")
-                        );
-                    }
-                    print_standing(&standing, &out);
-                    ExitCode::SUCCESS
-                }
-                Err(error) => fail(error.to_string()),
-            };
-        }
-        _ => {}
+    match args.tool {
+        Some(LadderTool::Report(report)) => return ladder_report(report),
+        Some(LadderTool::Merge(merge)) => return ladder_merge(merge),
+        None => {}
     }
+    let fail = ladder_failure;
     let Some(out) = args.out.clone() else {
         return fail("--out DIR is required: where the ladder is kept".to_owned());
     };
@@ -402,7 +446,7 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
     };
     match ladder.run(args.resume) {
         Ok(standing) => {
-            print_standing(&standing, &ladder.out_dir);
+            print_standing(&standing, &ladder.out_dir, ladder.anchor.as_deref());
             ExitCode::SUCCESS
         }
         Err(error) => fail(error.to_string()),

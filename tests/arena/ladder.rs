@@ -29,6 +29,15 @@ fn hamle(dir: &Path, command: &str, args: &[&str]) -> Output {
         .expect("run hamle")
 }
 
+/// `hamle ladder report|merge …`: subcommands of their own, without the ladder's options.
+fn ladder_tool(args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg("ladder")
+        .args(args)
+        .output()
+        .expect("run hamle")
+}
+
 fn stdout(output: &Output) -> String {
     assert!(
         output.status.success(),
@@ -153,7 +162,7 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     }
     assert_eq!(read(&copy.join("report.html")), report);
     std::fs::remove_file(whole.join("report.html")).expect("remove");
-    let regenerated = hamle(&dir, "ladder", &["report", whole.to_str().expect("utf-8")]);
+    let regenerated = ladder_tool(&["report", whole.to_str().expect("utf-8")]);
     stdout(&regenerated);
     assert_eq!(read(&whole.join("report.html")), report);
     assert_eq!(read(&whole.join("ratings.txt")), ratings);
@@ -180,7 +189,7 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
         let mut words = vec!["merge".to_owned(), out.display().to_string()];
         words.extend(from.iter().map(|p| p.display().to_string()));
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        hamle(&dir, "ladder", &words)
+        ladder_tool(&words)
     };
     stdout(&merge(&merged, &[&shards[0], &shards[1]]));
     assert_eq!(read(&merged.join("ratings.txt")), ratings);
@@ -513,10 +522,7 @@ fn short_swiss_ladders_rate_what_they_played_and_say_who_is_unrated() {
     assert!(text.contains("4 games in"), "{text}");
     assert!(!text.contains("ratings in"), "{text}");
     assert!(!out.join("ratings.txt").exists());
-    let report = Command::new(HAMLE)
-        .args(["ladder", "report", out.to_str().expect("utf-8")])
-        .output()
-        .expect("run hamle");
+    let report = ladder_tool(&["report", out.to_str().expect("utf-8")]);
     let again = stdout(&report);
     assert!(again.contains(why), "{again}");
     assert!(!again.contains("ratings in"), "{again}");
@@ -555,5 +561,39 @@ fn short_swiss_ladders_rate_what_they_played_and_say_who_is_unrated() {
         ratings.contains("(not rated, no rated game yet: k500)"),
         "{ratings}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_and_merge_are_subcommands_with_their_own_help() {
+    for (tool, usage) in [
+        ("report", "Usage: hamle ladder report [OPTIONS] <DIR>"),
+        (
+            "merge",
+            "Usage: hamle ladder merge [OPTIONS] <OUT> <DIRS>...",
+        ),
+    ] {
+        let help = stdout(&ladder_tool(&[tool, "--help"]));
+        assert!(help.contains(usage), "{help}");
+        assert!(help.contains("--anchor"), "{help}");
+    }
+    let help = stdout(&ladder_tool(&["--help"]));
+    assert!(help.contains("hamle ladder <COMMAND>"), "{help}");
+    // Missing arguments are clap's errors naming them, not a ladder of two bots.
+    let missing = ladder_tool(&["report"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("<DIR>"));
+    let missing = ladder_tool(&["merge", "out"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("<DIRS>"));
+    // A ladder still needs --out and two bots.
+    let no_out = ladder_tool(&["k100", "k500"]);
+    assert_eq!(no_out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_out.stderr).contains("--out <OUT>"));
+    // A folder that holds no ladder: exit 2, naming the file.
+    let dir = scratch("tools");
+    let nothing = ladder_tool(&["report", dir.to_str().expect("utf-8")]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nothing.stderr).contains("ladder.txt"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -134,7 +134,9 @@ pub struct ArenaOptions {
     /// The match seed: every game's seed and every engine's seed derive from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// A game reaching this many moves is counted as it stands (default: 3 × the points).
+    /// A game reaching this many moves is counted as it stands. Default, each game's own:
+    /// Go 3 × the board's points (243 on 9×9), Abalone 200 plies, Kulami 56, Mangala 1000 a
+    /// set (5000 for 5 sets), Tavla 1000 × (2N − 1) for a match to N points (9000 to 5).
     #[arg(long)]
     pub max_moves: Option<usize>,
     /// Seconds an engine may take for one answer during the game.
@@ -281,7 +283,7 @@ pub struct LadderArgs {
     pub resume: bool,
     /// `round-robin` (every bot against every other), `gauntlet` (the first bot against
     /// each of the others) or `swiss` (`--rounds` rounds paired by score; the starting order
-    /// is the bots' order on the command line).
+    /// is alphabetical by name, the Kulami sheet's rule, whatever the command line's order).
     #[arg(long, value_enum, default_value = "round-robin")]
     pub format: super::ladder::Format,
     /// Game pairs a pairing (colours swapped within each pair).

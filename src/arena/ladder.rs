@@ -74,7 +74,8 @@ pub enum Format {
     RoundRobin,
     /// The first bot against each of the others.
     Gauntlet,
-    /// `--rounds` rounds; each pairs bots of similar score (see [`swiss_round`]).
+    /// `--rounds` rounds, each pairing bots of similar score, from an alphabetical start.
+    // (How: `swiss_round`. No rustdoc link here: clap prints this line in `--help`.)
     Swiss,
 }
 

@@ -597,3 +597,70 @@ fn report_and_merge_are_subcommands_with_their_own_help() {
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("ladder.txt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn help_texts_match_the_code() {
+    let help = |args: &[&str]| -> String {
+        let output = Command::new(HAMLE).args(args).output().expect("run hamle");
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    // No rustdoc link or bracketed path leaks into any arena help.
+    for args in [
+        &["match", "--help"][..],
+        &["ladder", "--help"],
+        &["ladder", "report", "--help"],
+        &["ladder", "merge", "--help"],
+        &["regress", "--help"],
+    ] {
+        let text = help(args);
+        assert!(
+            !text.contains("[`") && !text.contains("`]"),
+            "{args:?}: {text}"
+        );
+    }
+    // Swiss: the starting order is alphabetical, as the code sorts it.
+    let ladder = help(&["ladder", "--help"]);
+    assert!(
+        ladder.contains("the starting order is alphabetical by name"),
+        "{ladder}"
+    );
+    assert!(!ladder.contains("order on the command line"), "{ladder}");
+    // The summary names all three formats.
+    let top = help(&["--help"]);
+    let line = top
+        .lines()
+        .find(|l| l.trim_start().starts_with("ladder"))
+        .expect("ladder line");
+    assert!(
+        line.contains("Swiss") && line.contains("gauntlet"),
+        "{line}"
+    );
+    // --max-moves: each game's own default, as its GameSettings gives it.
+    let text = help(&["match", "--help"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let defaults = {
+        use clap::{Args, FromArgMatches};
+        let command = hamle::games::MatchFlags::augment_args(clap::Command::new("hamle"));
+        let matches = command.try_get_matches_from(["hamle"]).expect("defaults");
+        hamle::games::MatchFlags::from_arg_matches(&matches).expect("defaults")
+    };
+    for (kind, said) in [
+        (
+            hamle::games::GameKind::Go,
+            "Go 3 × the board's points ({} on 9×9)",
+        ),
+        (hamle::games::GameKind::Abalone, "Abalone {} plies"),
+        (hamle::games::GameKind::Kulami, "Kulami {}"),
+        (hamle::games::GameKind::Mangala, "({} for 5 sets)"),
+        (hamle::games::GameKind::Tavla, "({} to 5)"),
+    ] {
+        let cap = hamle::games::settings(kind, &defaults)
+            .expect("default settings")
+            .default_max_moves();
+        let said = said.replace("{}", &cap.to_string());
+        assert!(text.contains(&said), "{kind:?}: '{said}' in {text}");
+    }
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use super::bots::{Bot, BotError, bot_or_command};
+use super::bots::{Bot, BotError, BotFolders, bot_or_command};
 use super::match_play::{
     FailurePolicy, IllegalPolicy, MatchSettings, Standings, repeats, run_match,
 };
@@ -24,9 +24,10 @@ pub struct RegressArgs {
     /// The `.tst` files; each gets a fresh engine started in the file's folder.
     #[arg(required = true)]
     pub tests: Vec<PathBuf>,
-    /// The folder of bot definitions.
-    #[arg(long, default_value = "bots")]
-    pub bots: PathBuf,
+    /// The folder of bot files (default: ./bots, then $HAMLE_BOTS, then
+    /// ~/.config/hamle/bots or $XDG_CONFIG_HOME/hamle/bots, then bots/ beside hamle).
+    #[arg(long)]
+    pub bots: Option<PathBuf>,
     /// Seconds to wait for each answer before calling the engine hung.
     #[arg(long, default_value_t = 120.0)]
     pub timeout: f64,
@@ -59,7 +60,8 @@ pub fn regress(args: RegressArgs) -> ExitCode {
         Ok(timeout) => timeout,
         Err(message) => return fail(message),
     };
-    let bot = match bot_or_command(&args.bots, &args.program, GameKind::Go) {
+    let folders = BotFolders::search(args.bots.as_deref(), &hamle_exe());
+    let bot = match bot_or_command(&folders, &args.program, GameKind::Go) {
         Ok(bot) => bot,
         Err(error) => return fail(error.to_string()),
     };
@@ -118,9 +120,12 @@ pub struct MatchArgs {
 /// seed, timeouts and policies.
 #[derive(Args, Debug, Clone)]
 pub struct ArenaOptions {
-    /// The folder of bot definitions.
-    #[arg(long, default_value = "bots")]
-    pub bots: PathBuf,
+    /// The folder of bot files, searched alone. Default: ./bots, then the folders of
+    /// $HAMLE_BOTS (separated as in PATH), then $XDG_CONFIG_HOME/hamle/bots (else
+    /// ~/.config/hamle/bots), then bots/ beside the hamle binary; the first that defines
+    /// a name wins.
+    #[arg(long)]
+    pub bots: Option<PathBuf>,
     /// The game, for bots given as command lines (bot files name their own game; all must
     /// agree): go, tavla, abalone, kulami or mangala.
     #[arg(long)]
@@ -184,7 +189,7 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         ExitCode::from(2)
     };
     let (bots, kind) = match match_bots(
-        &args.options.bots,
+        &BotFolders::search(args.options.bots.as_deref(), &hamle_exe()),
         &[&args.bot1, &args.bot2],
         args.options.game.as_deref(),
     ) {
@@ -417,7 +422,8 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         return fail("--out DIR is required: where the ladder is kept".to_owned());
     };
     let specs: Vec<&str> = args.players.iter().map(String::as_str).collect();
-    let (bots, kind) = match match_bots(&args.options.bots, &specs, args.options.game.as_deref()) {
+    let folders = BotFolders::search(args.options.bots.as_deref(), &hamle_exe());
+    let (bots, kind) = match match_bots(&folders, &specs, args.options.game.as_deref()) {
         Ok(found) => found,
         Err(message) => return fail(message),
     };
@@ -498,7 +504,7 @@ pub fn match_settings(
 /// game; command lines play `--game` (else the bot files' game, else Go). Bots of different
 /// games, or a game the arena does not referee, are errors.
 pub fn match_bots(
-    dir: &std::path::Path,
+    folders: &BotFolders,
     specs: &[&str],
     game: Option<&str>,
 ) -> Result<(Vec<Bot>, GameKind), String> {
@@ -506,7 +512,8 @@ pub fn match_bots(
     let mut bots = Vec::with_capacity(specs.len());
     for spec in specs {
         // The game given here only matters for a command line; it is fixed up below.
-        let bot = bot_or_command(dir, spec, GameKind::Go).map_err(|e: BotError| e.to_string())?;
+        let bot =
+            bot_or_command(folders, spec, GameKind::Go).map_err(|e: BotError| e.to_string())?;
         bots.push(bot);
     }
     let from_files: Vec<&Bot> = bots

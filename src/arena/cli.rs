@@ -175,8 +175,9 @@ pub struct ArenaOptions {
     pub adjudicate: Option<super::adjudication::Adjudication>,
     /// Random legal moves that start every game, the same in both games of a pair (drawn
     /// from the pair's seed): variety for engines that play the same game from the same
-    /// start at fixed budgets (Mangala, Abalone). The moves come from the engine's
-    /// `gogui-rules_legal_moves`, which every hamle engine answers.
+    /// start at fixed budgets (hamle's Mangala engine). The moves come from the engines'
+    /// `gogui-rules_legal_moves` (hamle's Abalone, Kulami and Mangala engines answer it;
+    /// a bot that does not is refused before the match starts).
     #[arg(long, default_value_t = 0)]
     pub opening_plies: usize,
 }

@@ -29,7 +29,7 @@ enum Commands {
     Regress(RegressArgs),
     /// Play two bots against each other, refereed by our rules; resumable results.
     Match(MatchArgs),
-    /// Round robin or gauntlet among bots of one game: Elo by maximum likelihood, crosstable.
+    /// Round robin, gauntlet or Swiss among bots of one game: Elo by maximum likelihood, crosstable.
     Ladder(LadderArgs),
     /// Count the move sequences of a given length (move-generator check).
     Perft {

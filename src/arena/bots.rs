@@ -112,6 +112,14 @@ pub enum BotError {
         program: String,
         source: PathBuf,
     },
+    /// A single word that no bot folder defines and no program has as its name.
+    NotFound {
+        name: String,
+        /// Each folder looked in, with what was found there.
+        looked: Vec<String>,
+        /// How to fix it.
+        advice: String,
+    },
 }
 
 impl fmt::Display for BotError {
@@ -151,6 +159,15 @@ impl fmt::Display for BotError {
                 }
                 write!(f, "; install it or fix the command")
             }
+            BotError::NotFound {
+                name,
+                looked,
+                advice,
+            } => write!(
+                f,
+                "'{name}' is neither a bot (looked in {}) nor a program on PATH; {advice}",
+                looked.join(", ")
+            ),
         }
     }
 }
@@ -374,25 +391,216 @@ impl BotRegistry {
     }
 }
 
-/// A bot by name from `dir` when one is defined there, else `spec` as a command line.
-/// A missing or broken `dir` only matters when `spec` is a single word, which must then
-/// be a bot's name or an installed program.
-pub fn bot_or_command(dir: &Path, spec: &str, game: GameKind) -> Result<Bot, BotError> {
+/// `NAME=SPEC`: the name a person gives a bot on the command line, and the rest. NAME is
+/// one word of letters, digits and `-_.+` (it names folders and log files); a `=` later in
+/// a command (`gnugo --mode=gtp`) is not one.
+pub fn split_given_name(spec: &str) -> Option<(&str, &str)> {
+    let (name, rest) = spec.split_once('=')?;
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c));
+    (valid && !rest.trim().is_empty()).then_some((name, rest))
+}
+
+/// Where bot names are looked up, in order: `--bots DIR` alone when given; else `./bots`
+/// (the repository's, when run from it), the folders of `$HAMLE_BOTS` (separated as in
+/// `PATH`), the user's folder (`$XDG_CONFIG_HOME/hamle/bots`, else
+/// `~/.config/hamle/bots`) and `bots/` beside the hamle binary. The first folder that
+/// defines a name wins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotFolders {
+    /// (how the folder was chosen, the folder).
+    folders: Vec<(String, PathBuf)>,
+    /// Only `--bots DIR` is searched.
+    given: bool,
+    /// `$HAMLE_BOTS` is not set (said when a name is not found).
+    variable_unset: bool,
+}
+
+impl BotFolders {
+    /// `--bots DIR` alone.
+    pub fn only(dir: &Path) -> BotFolders {
+        BotFolders {
+            folders: vec![("--bots".to_owned(), dir.to_owned())],
+            given: true,
+            variable_unset: false,
+        }
+    }
+
+    /// The folders for `--bots` (`given`), from this process's environment.
+    pub fn search(given: Option<&Path>, hamle_exe: &Path) -> BotFolders {
+        BotFolders::search_in(given, hamle_exe, |key| std::env::var_os(key))
+    }
+
+    /// The folders for `--bots` (`given`), the environment read through `env`.
+    pub fn search_in(
+        given: Option<&Path>,
+        hamle_exe: &Path,
+        env: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> BotFolders {
+        if let Some(dir) = given {
+            return BotFolders::only(dir);
+        }
+        let mut folders = vec![("./bots".to_owned(), PathBuf::from("bots"))];
+        let variable = env(BOTS_VARIABLE).filter(|list| !list.is_empty());
+        let variable_unset = variable.is_none();
+        if let Some(list) = variable {
+            for dir in std::env::split_paths(&list) {
+                folders.push((format!("${BOTS_VARIABLE}"), dir));
+            }
+        }
+        if let Some(dir) = user_folder(&env) {
+            folders.push(("the user folder".to_owned(), dir));
+        }
+        if let Some(dir) = hamle_exe.parent() {
+            folders.push(("beside hamle".to_owned(), dir.join("bots")));
+        }
+        BotFolders {
+            folders,
+            given: false,
+            variable_unset,
+        }
+    }
+
+    /// The folders, in search order.
+    pub fn folders(&self) -> impl Iterator<Item = &Path> {
+        self.folders.iter().map(|(_, dir)| dir.as_path())
+    }
+
+    /// The bot file named `name` in the first folder that defines it; a broken file in a
+    /// folder searched is an error naming it. `Ok(None)` with, for messages, each folder
+    /// and what it held.
+    fn find(&self, name: &str) -> Result<Result<Bot, Vec<String>>, BotError> {
+        let mut looked = Vec::new();
+        for (how, dir) in &self.folders {
+            let shown = if how == "--bots" {
+                dir.display().to_string()
+            } else if how == "./bots" {
+                how.clone()
+            } else {
+                format!("{} ({how})", dir.display())
+            };
+            if !dir.is_dir() {
+                looked.push(format!("{shown}: no such folder"));
+                continue;
+            }
+            let registry = BotRegistry::load(dir)?;
+            if let Ok(bot) = registry.get(name) {
+                return Ok(Ok(bot.clone()));
+            }
+            let known: Vec<&str> = registry.names().collect();
+            looked.push(if known.is_empty() {
+                format!("{shown}: no bot files")
+            } else {
+                format!("{shown}: {}", known.join(" "))
+            });
+        }
+        if self.variable_unset {
+            // In search order: right after ./bots.
+            let at = looked.len().min(1);
+            looked.insert(at, format!("${BOTS_VARIABLE}: not set"));
+        }
+        Ok(Err(looked))
+    }
+
+    /// How to make a name found.
+    fn advice(&self) -> String {
+        if self.given {
+            return "check the name against the bot files listed, or give --bots the folder that holds its file".to_owned();
+        }
+        let user = self
+            .folders
+            .iter()
+            .find(|(how, _)| how == "the user folder")
+            .map_or_else(
+                || "~/.config/hamle/bots".to_owned(),
+                |(_, dir)| dir.display().to_string(),
+            );
+        format!(
+            "give --bots DIR (the hamle repository's bots/ folder holds the shipped bots), set {BOTS_VARIABLE}=DIR, or copy bot files into {user}"
+        )
+    }
+}
+
+/// The environment variable naming bot folders.
+pub const BOTS_VARIABLE: &str = "HAMLE_BOTS";
+
+/// `$XDG_CONFIG_HOME/hamle/bots`, else `$HOME/.config/hamle/bots`.
+fn user_folder(env: &impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let config = env("XDG_CONFIG_HOME")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            env("HOME")
+                .filter(|dir| !dir.is_empty())
+                .map(|home| PathBuf::from(home).join(".config"))
+        })?;
+    Some(config.join("hamle").join("bots"))
+}
+
+/// A bot by name from the first of `folders` that defines it, else `spec` as a command
+/// line; `NAME=SPEC` names either (two command lines running the same program, or one bot
+/// file played against itself, need names of their own).
+pub fn bot_or_command(folders: &BotFolders, spec: &str, game: GameKind) -> Result<Bot, BotError> {
+    if let Some((name, rest)) = split_given_name(spec)
+        && !matches!(folders.find(spec), Ok(Ok(_)))
+    {
+        let mut bot = find_bot_or_command(folders, rest, game)?;
+        name.clone_into(&mut bot.name);
+        return Ok(bot);
+    }
+    find_bot_or_command(folders, spec, game)
+}
+
+/// A single word must be a bot's name or an installed program; anything else is a
+/// command line.
+fn find_bot_or_command(folders: &BotFolders, spec: &str, game: GameKind) -> Result<Bot, BotError> {
     let single_word = split_words(spec).map(|w| w.len() == 1).unwrap_or(false);
-    if single_word && dir.is_dir() {
-        let registry = BotRegistry::load(dir)?;
-        match registry.get(spec) {
-            Ok(bot) => return Ok(bot.clone()),
+    if single_word {
+        match folders.find(spec)? {
+            Ok(bot) => return Ok(bot),
             // Neither a bot nor a program: the bot name is the likelier intent.
-            Err(unknown)
-                if spec != "hamle" && resolve_program(spec, Path::new(""), None).is_none() =>
+            Err(looked)
+                if spec != "hamle"
+                    && !spec.contains('/')
+                    && resolve_program(spec, Path::new(""), None).is_none() =>
             {
-                return Err(unknown);
+                return Err(BotError::NotFound {
+                    name: spec.to_owned(),
+                    looked,
+                    advice: folders.advice(),
+                });
             }
             Err(_) => {}
         }
     }
     Bot::from_command_line(spec, game)
+}
+
+/// How to name `bots` on the command line: `'NAME1=…' 'NAME2=…'` with their own bot name or
+/// command line.
+pub fn naming_example(bots: &[Bot]) -> String {
+    bots.iter()
+        .enumerate()
+        .map(|(i, bot)| {
+            let spec = if bot.source.as_os_str().is_empty() {
+                let mut words = vec![bot.program.clone()];
+                words.extend(bot.args.iter().map(|word| {
+                    if word.contains(char::is_whitespace) {
+                        format!("\"{word}\"")
+                    } else {
+                        word.clone()
+                    }
+                }));
+                words.join(" ")
+            } else {
+                bot.name.clone()
+            };
+            format!("'{}-{}={spec}'", bot.name, i + 1)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -413,5 +621,59 @@ mod tests {
         );
         assert_eq!(split_words("''").ok(), Some(vec![String::new()]));
         assert!(split_words("a 'b").is_err());
+    }
+
+    #[test]
+    fn bot_folders_are_searched_in_order() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |key: &str| {
+                vars.iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let exe = Path::new("/opt/hamle/bin/hamle");
+        let all = BotFolders::search_in(
+            None,
+            exe,
+            env(&[
+                ("HAMLE_BOTS", "/a:/b"),
+                ("XDG_CONFIG_HOME", "/xdg"),
+                ("HOME", "/home/u"),
+            ]),
+        );
+        let folders: Vec<&Path> = all.folders().collect();
+        assert_eq!(
+            folders,
+            [
+                Path::new("bots"),
+                Path::new("/a"),
+                Path::new("/b"),
+                Path::new("/xdg/hamle/bots"),
+                Path::new("/opt/hamle/bin/bots")
+            ]
+        );
+        let home = BotFolders::search_in(None, exe, env(&[("HOME", "/home/u")]));
+        assert!(
+            home.folders()
+                .any(|d| d == Path::new("/home/u/.config/hamle/bots"))
+        );
+        let given = BotFolders::search_in(Some(Path::new("x")), exe, env(&[("HAMLE_BOTS", "/a")]));
+        assert_eq!(given.folders().collect::<Vec<_>>(), [Path::new("x")]);
+    }
+
+    #[test]
+    fn a_name_can_be_given_before_the_command() {
+        assert_eq!(
+            split_given_name("weak=hamle go --playouts 10"),
+            Some(("weak", "hamle go --playouts 10"))
+        );
+        assert_eq!(split_given_name("gnugo --mode=gtp"), None);
+        assert_eq!(split_given_name("/usr/bin/x=y"), None);
+        assert_eq!(split_given_name("weak="), None);
+        let folders = BotFolders::only(Path::new("/nonexistent"));
+        let bot = bot_or_command(&folders, "w-1=hamle go", GameKind::Go).expect("a command line");
+        assert_eq!((bot.name.as_str(), bot.program.as_str()), ("w-1", "hamle"));
+        assert_eq!(bot.args, ["go"]);
     }
 }

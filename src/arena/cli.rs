@@ -4,25 +4,30 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
-use super::bots::{Bot, BotError, bot_or_command};
-use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, Standings, run_match};
+use super::bots::{Bot, BotError, BotFolders, bot_or_command};
+use super::match_play::{
+    FailurePolicy, IllegalPolicy, MatchSettings, Standings, repeats, run_match,
+};
 use super::regress::Regress;
+use super::sprt::SprtStatus;
+use super::store::GAMES_DIR;
 use crate::games::{self, GameKind, MatchFlags};
 
 /// `hamle regress PROGRAM TEST.tst…`
 #[derive(Args, Debug)]
 pub struct RegressArgs {
     /// A bot's name from the bots folder, or a command line (split into words, quotes
-    /// group, run without a shell), e.g. "/usr/games/gnugo --mode gtp".
+    /// group, run without a shell), e.g. "/usr/games/gnugo --mode gtp"; `NAME=…` names it.
     pub program: String,
     /// The `.tst` files; each gets a fresh engine started in the file's folder.
     #[arg(required = true)]
     pub tests: Vec<PathBuf>,
-    /// The folder of bot definitions.
-    #[arg(long, default_value = "bots")]
-    pub bots: PathBuf,
+    /// The folder of bot files (default: ./bots, then $HAMLE_BOTS, then
+    /// ~/.config/hamle/bots or $XDG_CONFIG_HOME/hamle/bots, then bots/ beside hamle).
+    #[arg(long)]
+    pub bots: Option<PathBuf>,
     /// Seconds to wait for each answer before calling the engine hung.
     #[arg(long, default_value_t = 120.0)]
     pub timeout: f64,
@@ -55,7 +60,8 @@ pub fn regress(args: RegressArgs) -> ExitCode {
         Ok(timeout) => timeout,
         Err(message) => return fail(message),
     };
-    let bot = match bot_or_command(&args.bots, &args.program, GameKind::Go) {
+    let folders = BotFolders::search(args.bots.as_deref(), &hamle_exe());
+    let bot = match bot_or_command(&folders, &args.program, GameKind::Go) {
         Ok(bot) => bot,
         Err(error) => return fail(error.to_string()),
     };
@@ -83,9 +89,11 @@ pub fn regress(args: RegressArgs) -> ExitCode {
 /// `hamle match BOT1 BOT2 --out DIR …`
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The first bot: a name from the bots folder, or a command line.
+    /// The first bot: a name from the bots folder, or a command line (split into words,
+    /// quotes group, run without a shell). `NAME=BOT` or `NAME=COMMAND` gives it a name of
+    /// its own, which two command lines of one program need: 'weak=hamle go --playouts 10'.
     pub bot1: String,
-    /// The second bot.
+    /// The second bot, as the first.
     pub bot2: String,
     /// Where the match is kept: settings, results, game records, engine logs, PGN export.
     #[arg(long)]
@@ -112,9 +120,12 @@ pub struct MatchArgs {
 /// seed, timeouts and policies.
 #[derive(Args, Debug, Clone)]
 pub struct ArenaOptions {
-    /// The folder of bot definitions.
-    #[arg(long, default_value = "bots")]
-    pub bots: PathBuf,
+    /// The folder of bot files, searched alone. Default: ./bots, then the folders of
+    /// $HAMLE_BOTS (separated as in PATH), then $XDG_CONFIG_HOME/hamle/bots (else
+    /// ~/.config/hamle/bots), then bots/ beside the hamle binary; the first that defines
+    /// a name wins.
+    #[arg(long)]
+    pub bots: Option<PathBuf>,
     /// The game, for bots given as command lines (bot files name their own game; all must
     /// agree): go, tavla, abalone, kulami or mangala.
     #[arg(long)]
@@ -128,7 +139,9 @@ pub struct ArenaOptions {
     /// The match seed: every game's seed and every engine's seed derive from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// A game reaching this many moves is counted as it stands (default: 3 × the points).
+    /// A game reaching this many moves is counted as it stands. Default, each game's own:
+    /// Go 3 × the board's points (243 on 9×9), Abalone 200 plies, Kulami 56, Mangala 1000 a
+    /// set (5000 for 5 sets), Tavla 1000 × (2N − 1) for a match to N points (9000 to 5).
     #[arg(long)]
     pub max_moves: Option<usize>,
     /// Seconds an engine may take for one answer during the game.
@@ -160,6 +173,13 @@ pub struct ArenaOptions {
     /// ahead by MARGIN or more after MOVES moves in a row.
     #[arg(long)]
     pub adjudicate: Option<super::adjudication::Adjudication>,
+    /// Random legal moves that start every game, the same in both games of a pair (drawn
+    /// from the pair's seed): variety for engines that play the same game from the same
+    /// start at fixed budgets (hamle's Mangala engine). The moves come from the engines'
+    /// `gogui-rules_legal_moves` (hamle's Abalone, Kulami and Mangala engines answer it;
+    /// a bot that does not is refused before the match starts).
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: usize,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -170,7 +190,7 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         ExitCode::from(2)
     };
     let (bots, kind) = match match_bots(
-        &args.options.bots,
+        &BotFolders::search(args.options.bots.as_deref(), &hamle_exe()),
         &[&args.bot1, &args.bot2],
         args.options.game.as_deref(),
     ) {
@@ -209,20 +229,34 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
                 settings.games,
                 settings.out_dir.display()
             );
-            if let Some(spec) = &settings.sprt {
-                let (pairs, counts, status) = super::sprt::sequential(spec, &results, names[0]);
-                let verdict = match status.verdict {
-                    Some(super::sprt::Verdict::H1) => {
-                        format!("{} is better by about {} Elo", names[0], spec.elo1)
-                    }
-                    Some(super::sprt::Verdict::H0) => {
-                        format!("{} is not better by {} Elo", names[0], spec.elo1)
-                    }
-                    None => "undecided".to_owned(),
+            let repeated = repeats(&settings.out_dir.join(GAMES_DIR), &results);
+            if !repeated.pairs.is_empty() {
+                let listed: Vec<String> = repeated
+                    .pairs
+                    .iter()
+                    .map(|(pair, earlier)| format!("{pair} = {earlier}"))
+                    .collect();
+                let advice = if settings.opening_plies == 0 {
+                    "; --opening-plies N starts each pair with N random moves drawn from its seed"
+                } else {
+                    ""
                 };
                 println!(
-                    "SPRT {spec}: {pairs} pairs, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), {status}; {verdict}",
-                    names[0]
+                    "note: pairs replayed earlier ones move for move ({}: records equal but for the comment), so only {} of {} game records differ, as engines that play the same game from the same start do{advice}",
+                    listed.join(", "),
+                    repeated.distinct,
+                    repeated.games
+                );
+            }
+            if let Some(spec) = &settings.sprt {
+                let (pairs, counts, status) = super::sprt::sequential(spec, &results, names[0]);
+                let SprtStatus {
+                    llr, lower, upper, ..
+                } = status;
+                println!(
+                    "SPRT {spec}: {pairs} pairs, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), LLR {llr:.3} ({lower:.3}, {upper:.3}): {}",
+                    names[0],
+                    super::sprt::conclusion(spec, &status, &counts, names)
                 );
             }
             ExitCode::SUCCESS
@@ -233,15 +267,18 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
 
 /// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct LadderArgs {
-    /// The bots (at least two, one game): names from the bots folder or command lines.
-    /// `report DIR` rewrites a ladder folder's ratings, PGN and report.html from its
-    /// pairings; `merge OUT DIR…` combines the shards of one ladder into OUT.
+    #[command(subcommand)]
+    pub tool: Option<LadderTool>,
+    /// The bots (at least two, one game): names from the bots folder or command lines;
+    /// `NAME=BOT` or `NAME=COMMAND` gives one a name of its own. (A bot named `report` or
+    /// `merge` cannot come first.)
     #[arg(required = true, num_args = 2.., value_name = "BOT")]
     pub players: Vec<String>,
     /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export,
     /// report.html.
-    #[arg(long)]
+    #[arg(long, required = true)]
     pub out: Option<PathBuf>,
     /// Play only pairings k (from 0) with k mod N = I - 1 (`--shard I/N`), with the seeds
     /// of the whole ladder; `hamle ladder merge` combines the shards' folders.
@@ -252,7 +289,7 @@ pub struct LadderArgs {
     pub resume: bool,
     /// `round-robin` (every bot against every other), `gauntlet` (the first bot against
     /// each of the others) or `swiss` (`--rounds` rounds paired by score; the starting order
-    /// is the bots' order on the command line).
+    /// is alphabetical by name, the Kulami sheet's rule, whatever the command line's order).
     #[arg(long, value_enum, default_value = "round-robin")]
     pub format: super::ladder::Format,
     /// Game pairs a pairing (colours swapped within each pair).
@@ -268,67 +305,126 @@ pub struct LadderArgs {
     pub options: ArenaOptions,
 }
 
-/// Runs `hamle ladder`: exit 0 when every pairing was played and rated, 2 on bad input or
-/// a failure to save.
-pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
-    let fail = |message: String| {
-        eprintln!("hamle ladder: {message}");
-        ExitCode::from(2)
-    };
-    let print_standing = |standing: &super::ladder::Standing, dir: &std::path::Path| {
-        if let Some(ratings) = &standing.ratings {
+/// What `hamle ladder` does besides playing.
+#[derive(Subcommand, Debug)]
+pub enum LadderTool {
+    /// Rewrite a ladder folder's ratings, PGN and report from its pairing folders.
+    ///
+    /// Rewrites DIR's ratings.txt, results.pgn and report.html from DIR/pairings (after
+    /// copying pairing folders in, or to change the anchor). Exit 0, or 2 when the folder
+    /// cannot be read or written.
+    Report(LadderReportArgs),
+    /// Combine the shards of one ladder into a new ladder folder.
+    ///
+    /// OUT must not hold a ladder; the folders' ladder.txt must be equal but for `shard`,
+    /// and no pairing may be in two of them. Writes ratings.txt, results.pgn and
+    /// report.html as one run would. Exit 0, or 2 when the folders are not shards of one
+    /// ladder or cannot be read or written.
+    Merge(LadderMergeArgs),
+}
+
+/// `hamle ladder report DIR [--anchor BOT]`
+#[derive(Args, Debug)]
+pub struct LadderReportArgs {
+    /// The ladder folder (`--out` of `hamle ladder`).
+    pub dir: PathBuf,
+    /// The bot held at Elo 0 (default: the mean of all is 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
+}
+
+/// `hamle ladder merge OUT DIR… [--anchor BOT]`
+#[derive(Args, Debug)]
+pub struct LadderMergeArgs {
+    /// The new ladder folder.
+    pub out: PathBuf,
+    /// The ladder folders to combine.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The bot held at Elo 0 (default: the mean of all is 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
+}
+
+/// The rating list (or why there is none) and where the files are, after a ladder or its
+/// `report` or `merge`.
+fn print_standing(standing: &super::ladder::Standing, dir: &std::path::Path, anchor: Option<&str>) {
+    let report = dir.join(super::ladder::REPORT_FILE);
+    let games = standing.results.len();
+    match &standing.ratings {
+        Some(ratings) => {
             print!("{}", super::rating::report(&standing.tally, ratings));
+            println!(
+                "{games} games in {} (ratings in {}, report in {})",
+                dir.display(),
+                super::ladder::ratings_path(dir).display(),
+                report.display()
+            );
         }
-        println!(
-            "{} games in {} (ratings in {}, report in {})",
-            standing.results.len(),
-            dir.display(),
-            super::ladder::ratings_path(dir).display(),
-            dir.join(super::ladder::REPORT_FILE).display()
-        );
-    };
-    match args.players[0].as_str() {
-        "report" => {
-            if args.players.len() != 2 {
-                return fail("usage: hamle ladder report DIR [--anchor BOT]".to_owned());
-            }
-            let dir = PathBuf::from(&args.players[1]);
-            return match super::ladder::regenerate(&dir, args.anchor.as_deref()) {
-                Ok(standing) => {
-                    print_standing(&standing, &dir);
-                    ExitCode::SUCCESS
-                }
-                Err(error) => fail(error.to_string()),
-            };
+        None => {
+            let why = super::rating::rate_played(&standing.tally, anchor)
+                .err()
+                .unwrap_or_default();
+            println!("no ratings: {why}");
+            println!(
+                "{games} games in {} (no ratings.txt written; report in {})",
+                dir.display(),
+                report.display()
+            );
         }
-        "merge" => {
-            if args.players.len() < 3 {
-                return fail("usage: hamle ladder merge OUT DIR… [--anchor BOT]".to_owned());
-            }
-            let out = PathBuf::from(&args.players[1]);
-            let dirs: Vec<PathBuf> = args.players[2..].iter().map(PathBuf::from).collect();
-            return match super::ladder::merge(&out, &dirs, args.anchor.as_deref()) {
-                Ok((standing, missing)) => {
-                    if !missing.is_empty() {
-                        let list: Vec<String> = missing.iter().map(|k| k.to_string()).collect();
-                        eprintln!(
-                            "hamle ladder: merged, but no folder holds pairing(s) {}",
-                            list.join(", ")
-                        );
-                    }
-                    print_standing(&standing, &out);
-                    ExitCode::SUCCESS
-                }
-                Err(error) => fail(error.to_string()),
-            };
-        }
-        _ => {}
     }
+}
+
+fn ladder_failure(message: String) -> ExitCode {
+    eprintln!("hamle ladder: {message}");
+    ExitCode::from(2)
+}
+
+/// `hamle ladder report DIR`.
+fn ladder_report(args: LadderReportArgs) -> ExitCode {
+    match super::ladder::regenerate(&args.dir, args.anchor.as_deref()) {
+        Ok(standing) => {
+            print_standing(&standing, &args.dir, args.anchor.as_deref());
+            ExitCode::SUCCESS
+        }
+        Err(error) => ladder_failure(error.to_string()),
+    }
+}
+
+/// `hamle ladder merge OUT DIR…`.
+fn ladder_merge(args: LadderMergeArgs) -> ExitCode {
+    match super::ladder::merge(&args.out, &args.dirs, args.anchor.as_deref()) {
+        Ok((standing, missing)) => {
+            if !missing.is_empty() {
+                let list: Vec<String> = missing.iter().map(|k| k.to_string()).collect();
+                eprintln!(
+                    "hamle ladder: merged, but no folder holds pairing(s) {}",
+                    list.join(", ")
+                );
+            }
+            print_standing(&standing, &args.out, args.anchor.as_deref());
+            ExitCode::SUCCESS
+        }
+        Err(error) => ladder_failure(error.to_string()),
+    }
+}
+
+/// Runs `hamle ladder`: exit 0 when every pairing was played and saved (rated when the games
+/// link the bots; otherwise the reason is printed, the same for `ladder report` on the
+/// folder), 2 on bad input or a failure to save.
+pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
+    match args.tool {
+        Some(LadderTool::Report(report)) => return ladder_report(report),
+        Some(LadderTool::Merge(merge)) => return ladder_merge(merge),
+        None => {}
+    }
+    let fail = ladder_failure;
     let Some(out) = args.out.clone() else {
         return fail("--out DIR is required: where the ladder is kept".to_owned());
     };
     let specs: Vec<&str> = args.players.iter().map(String::as_str).collect();
-    let (bots, kind) = match match_bots(&args.options.bots, &specs, args.options.game.as_deref()) {
+    let folders = BotFolders::search(args.options.bots.as_deref(), &hamle_exe());
+    let (bots, kind) = match match_bots(&folders, &specs, args.options.game.as_deref()) {
         Ok(found) => found,
         Err(message) => return fail(message),
     };
@@ -359,7 +455,7 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
     };
     match ladder.run(args.resume) {
         Ok(standing) => {
-            print_standing(&standing, &ladder.out_dir);
+            print_standing(&standing, &ladder.out_dir, ladder.anchor.as_deref());
             ExitCode::SUCCESS
         }
         Err(error) => fail(error.to_string()),
@@ -401,6 +497,7 @@ pub fn match_settings(
         label: String::new(),
         time_control: options.time_control,
         adjudication: options.adjudicate,
+        opening_plies: options.opening_plies,
     })
 }
 
@@ -408,7 +505,7 @@ pub fn match_settings(
 /// game; command lines play `--game` (else the bot files' game, else Go). Bots of different
 /// games, or a game the arena does not referee, are errors.
 pub fn match_bots(
-    dir: &std::path::Path,
+    folders: &BotFolders,
     specs: &[&str],
     game: Option<&str>,
 ) -> Result<(Vec<Bot>, GameKind), String> {
@@ -416,7 +513,8 @@ pub fn match_bots(
     let mut bots = Vec::with_capacity(specs.len());
     for spec in specs {
         // The game given here only matters for a command line; it is fixed up below.
-        let bot = bot_or_command(dir, spec, GameKind::Go).map_err(|e: BotError| e.to_string())?;
+        let bot =
+            bot_or_command(folders, spec, GameKind::Go).map_err(|e: BotError| e.to_string())?;
         bots.push(bot);
     }
     let from_files: Vec<&Bot> = bots

@@ -22,7 +22,9 @@ use super::rating::{Ratings, Tally};
 use super::report::{PairingResults, ReportContext, write_summary};
 pub use super::report::{RATINGS_FILE, REPORT_FILE};
 use super::store::{self, GameResult, SETTINGS_FILE, StoreError, check_settings, write_atomically};
+use crate::games::{GameKind, MatchFlags};
 use crate::seed::derive_seed;
+use clap::{Args, FromArgMatches};
 
 /// The ladder's settings file.
 pub const LADDER_FILE: &str = "ladder.txt";
@@ -72,7 +74,8 @@ pub enum Format {
     RoundRobin,
     /// The first bot against each of the others.
     Gauntlet,
-    /// `--rounds` rounds; each pairs bots of similar score (see [`swiss_round`]).
+    /// `--rounds` rounds, each pairing bots of similar score, from an alphabetical start.
+    // (How: `swiss_round`. No rustdoc link here: clap prints this line in `--help`.)
     Swiss,
 }
 
@@ -155,7 +158,9 @@ pub struct Ladder {
 /// The ladder's outcome.
 pub struct Standing {
     pub tally: Tally,
-    /// `None` only for a shard whose bots have not all played.
+    /// The ratings of every bot that has played (`ratings.txt`); `None` when the games
+    /// give no common scale ([`super::rating::rate_played`] says why), and then no
+    /// `ratings.txt` was written.
     pub ratings: Option<Ratings>,
     pub results: Vec<GameResult>,
 }
@@ -224,10 +229,12 @@ impl Ladder {
         let planned = planned_pairings(self.format, n, self.rounds);
         // As the settings file holds them, so that `hamle ladder report` shows the same.
         let settings_list = settings_lines(&store::settings_text(&self.settings()));
+        let sides = store::seat_sides(self.template.game.as_ref());
         let context = ReportContext {
             settings: &settings_list,
             planned,
             anchor: self.anchor.as_deref(),
+            sides: &sides,
         };
         let mut played = Played::default();
         let mut byes = vec![0usize; n];
@@ -252,12 +259,8 @@ impl Ladder {
                 played.report(planned, ratings);
             }
         }
+        // Games that rate nobody (groups that never met) are no failure: the caller says why.
         let ratings = write_summary(&self.out_dir, &names, &played.pairings, &context)?;
-        if ratings.is_none() && self.shard.is_none() {
-            return Err(MatchError::Invalid(
-                "no ratings: some bot has no rated game".to_owned(),
-            ));
-        }
         Ok(Standing {
             tally: super::report::tally_of(&names, &played.pairings),
             ratings,
@@ -269,9 +272,11 @@ impl Ladder {
     /// with rounds, an anchor among the bots.
     fn check(&self, names: &[String]) -> Result<(), MatchError> {
         for (i, name) in names.iter().enumerate() {
-            if names[..i].contains(name) {
+            if let Some(first) = names[..i].iter().position(|n| n == name) {
+                let twice = [self.bots[first].clone(), self.bots[i].clone()];
                 return Err(MatchError::Invalid(format!(
-                    "bot '{name}' is listed twice: results are kept by name"
+                    "bot '{name}' is listed twice: results are kept by name, so name them, NAME=BOT or NAME=COMMAND, e.g. {}",
+                    super::bots::naming_example(&twice)
                 )));
             }
         }
@@ -426,7 +431,7 @@ impl Played {
             self.number,
             self.results.len()
         );
-        // Ratings need every bot to have played; until then, report the games only.
+        // Ratings need the bots that played to be linked by games; until then, the games only.
         match ratings {
             Some(ratings) => {
                 let leader = &ratings.ratings[0];
@@ -564,10 +569,12 @@ fn summarize(
         )));
     }
     let pairings: Vec<PairingResults> = folder.pairings.iter().map(|(_, p)| p.clone()).collect();
+    let sides = folder_sides(&folder.settings)?;
     let context = ReportContext {
         settings: &folder.settings,
         planned: folder.planned,
         anchor,
+        sides: &sides,
     };
     let ratings = write_summary(dir, &folder.names, &pairings, &context)?;
     Ok(Standing {
@@ -575,6 +582,24 @@ fn summarize(
         ratings,
         results: pairings.into_iter().flat_map(|p| p.results).collect(),
     })
+}
+
+/// The seats' names of the game a ladder folder plays (`game = kulami` in its settings;
+/// Go when a folder older than the other games names none). The names do not depend on
+/// the game's settings, so its defaults do.
+fn folder_sides(settings: &[(String, String)]) -> Result<[String; 2], MatchError> {
+    let game = settings
+        .iter()
+        .find(|(key, _)| key == "game")
+        .map_or("go", |(_, value)| value.as_str());
+    let kind: GameKind = game.parse().map_err(MatchError::Invalid)?;
+    let command = MatchFlags::augment_args(clap::Command::new("hamle"));
+    let defaults = command
+        .try_get_matches_from(["hamle"])
+        .and_then(|matches| MatchFlags::from_arg_matches(&matches))
+        .map_err(|error| MatchError::Invalid(format!("the game's default settings: {error}")))?;
+    let settings = crate::games::settings(kind, &defaults).map_err(MatchError::Invalid)?;
+    Ok(store::seat_sides(settings.as_ref()))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), MatchError> {

@@ -128,6 +128,9 @@ pub struct Ratings {
     pub prior: bool,
     /// The bot held at 0, or `None` when the mean is 0.
     pub anchor: Option<String>,
+    /// Bots left out of the ratings because they have no rated game yet (a bye, a shard
+    /// that has not reached them), in the tally's order.
+    pub unrated: Vec<String>,
 }
 
 /// Maximum-likelihood Elo ratings of `tally`; `anchor` names the bot held at 0 (default:
@@ -232,7 +235,88 @@ pub fn rate(tally: &Tally, anchor: Option<&str>) -> Result<Ratings, String> {
         ratings,
         prior,
         anchor: anchor.map(str::to_owned),
+        unrated: Vec::new(),
     })
+}
+
+/// The ratings of what was played: every bot with at least one rated game, on one scale
+/// (with the virtual draws of [`rate`] where some bot scored every point or none); bots
+/// without a game are left out and named in [`Ratings::unrated`]. Fails, naming the bots
+/// and the reason, when no common scale exists: no game yet, or groups of bots that never
+/// met one another, directly or through others (a one-round Swiss ladder, say).
+pub fn rate_played(tally: &Tally, anchor: Option<&str>) -> Result<Ratings, String> {
+    let n = tally.names.len();
+    let (played, unplayed): (Vec<usize>, Vec<usize>) =
+        (0..n).partition(|&i| tally.total_games(i) > 0.0);
+    let unrated: Vec<String> = unplayed.iter().map(|&i| tally.names[i].clone()).collect();
+    let unplayed_note = if unrated.is_empty() {
+        String::new()
+    } else {
+        format!("; no rated game yet for {}", unrated.join(", "))
+    };
+    if played.is_empty() {
+        return Err("no rated game yet".to_owned());
+    }
+    let groups = groups(tally, &played);
+    if groups.len() > 1 {
+        let listed: Vec<String> = groups
+            .iter()
+            .map(|group| {
+                let names: Vec<&str> = group.iter().map(|&i| tally.names[i].as_str()).collect();
+                format!("{{{}}}", names.join(", "))
+            })
+            .collect();
+        return Err(format!(
+            "the bots form groups that never met, directly or through others: {}, so their Elo has no common scale (more games between the groups link them, e.g. more Swiss rounds){unplayed_note}",
+            listed.join(" and ")
+        ));
+    }
+    if let Some(name) = anchor
+        && unrated.iter().any(|u| u == name)
+    {
+        return Err(format!(
+            "the anchor {name} has no rated game to be held at 0{unplayed_note}"
+        ));
+    }
+    let names: Vec<String> = played.iter().map(|&i| tally.names[i].clone()).collect();
+    let mut sub = Tally::new(&names);
+    for (a, &i) in played.iter().enumerate() {
+        for (b, &j) in played.iter().enumerate() {
+            sub.points[a][b] = tally.points[i][j];
+            sub.games[a][b] = tally.games[i][j];
+        }
+    }
+    let mut ratings = rate(&sub, anchor)?;
+    ratings.unrated = unrated;
+    Ok(ratings)
+}
+
+/// The bots of `members` grouped by who met whom (directly or through others), each group
+/// in the tally's order, groups by their first bot.
+fn groups(tally: &Tally, members: &[usize]) -> Vec<Vec<usize>> {
+    let mut group_of: Vec<Option<usize>> = vec![None; tally.names.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &start in members {
+        if group_of[start].is_some() {
+            continue;
+        }
+        let id = groups.len();
+        let mut group = vec![start];
+        group_of[start] = Some(id);
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            for &j in members {
+                if group_of[j].is_none() && tally.games[i][j] > 0.0 {
+                    group_of[j] = Some(id);
+                    group.push(j);
+                    stack.push(j);
+                }
+            }
+        }
+        group.sort_unstable();
+        groups.push(group);
+    }
+    groups
 }
 
 /// The expected score of a bot `difference` Elo above its opponent.
@@ -363,10 +447,20 @@ pub fn report(tally: &Tally, ratings: &Ratings) -> String {
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
+    if !ratings.unrated.is_empty() {
+        let _ = writeln!(
+            text,
+            "(not rated, no rated game yet: {})",
+            ratings.unrated.join(", ")
+        );
+    }
+    // The rated bots best first, then the unrated ones.
     let rows: Vec<usize> = ratings
         .ratings
         .iter()
-        .filter_map(|r| order.get(r.name.as_str()).copied())
+        .map(|r| r.name.as_str())
+        .chain(ratings.unrated.iter().map(String::as_str))
+        .filter_map(|name| order.get(name).copied())
         .collect();
     let _ = writeln!(
         text,
@@ -503,6 +597,29 @@ mod tests {
                 .sum();
             assert!((expected - tally.total_points(i)).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn what_was_played_is_rated_and_the_rest_named() {
+        let mut tally = Tally::new(&names(&["a", "b", "c", "d"]));
+        games(&mut tally, "a", "b", 2, 0, 0);
+        // d has no game: a, b and c are rated, d named.
+        games(&mut tally, "b", "c", 1, 0, 1);
+        let ratings = rate_played(&tally, None).expect("rates a, b, c");
+        assert_eq!(ratings.ratings.len(), 3);
+        assert_eq!(ratings.unrated, ["d"]);
+        assert!(report(&tally, &ratings).contains("(not rated, no rated game yet: d)"));
+        assert!(rate_played(&tally, Some("d")).is_err());
+        // Two groups that never met: no common scale, both named.
+        let mut split = Tally::new(&names(&["a", "b", "c", "d"]));
+        games(&mut split, "a", "b", 1, 0, 1);
+        games(&mut split, "c", "d", 1, 0, 1);
+        let why = rate_played(&split, None).expect_err("no common scale");
+        assert!(why.contains("{a, b} and {c, d}"), "{why}");
+        assert_eq!(
+            rate_played(&Tally::new(&names(&["a", "b"])), None).err(),
+            Some("no rated game yet".to_owned())
+        );
     }
 
     #[test]

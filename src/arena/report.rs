@@ -15,7 +15,7 @@ mod page;
 
 use std::path::Path;
 
-use super::rating::{Ratings, Tally, rate, report};
+use super::rating::{Ratings, Tally, rate_played, report};
 use super::store::{self, GameResult, PGN_FILE, StoreError, write_atomically};
 
 pub use page::html;
@@ -53,6 +53,8 @@ pub struct ReportContext<'a> {
     /// Pairings planned (0 when unknown, e.g. a Swiss ladder's later rounds).
     pub planned: usize,
     pub anchor: Option<&'a str>,
+    /// The game's names of the seats, for the PGN ([`store::seat_sides`]).
+    pub sides: &'a [String; 2],
 }
 
 /// The tally of every rated game so far.
@@ -64,15 +66,12 @@ pub fn tally_of(names: &[String], pairings: &[PairingResults]) -> Tally {
     tally
 }
 
-/// Ratings once every bot has played, else `None`.
+/// The ratings of every bot that has played, when they share a scale, else `None`.
 pub fn ratings_of(tally: &Tally, anchor: Option<&str>) -> Option<Ratings> {
-    if (0..tally.names.len()).any(|b| tally.total_games(b) == 0.0) {
-        return None;
-    }
-    rate(tally, anchor).ok()
+    rate_played(tally, anchor).ok()
 }
 
-/// Writes `ratings.txt` (once every bot has played), `results.pgn` and `report.html` in
+/// Writes `ratings.txt` (once the games rate the bots that played), `results.pgn` and `report.html` in
 /// `dir`; returns the ratings when there are some.
 pub fn write_summary(
     dir: &Path,
@@ -82,12 +81,21 @@ pub fn write_summary(
 ) -> Result<Option<Ratings>, StoreError> {
     let tally = tally_of(names, pairings);
     let ratings = ratings_of(&tally, context.anchor);
-    if let Some(ratings) = &ratings {
-        write_atomically(&dir.join(RATINGS_FILE), report(&tally, ratings).as_bytes())?;
+    let ratings_path = dir.join(RATINGS_FILE);
+    match &ratings {
+        Some(ratings) => write_atomically(&ratings_path, report(&tally, ratings).as_bytes())?,
+        // An earlier list (fewer games, other bots) must not stand for these results.
+        None if ratings_path.exists() => {
+            std::fs::remove_file(&ratings_path).map_err(|source| StoreError::Io {
+                path: ratings_path.clone(),
+                source,
+            })?
+        }
+        None => {}
     }
     let pgn: String = pairings
         .iter()
-        .map(|p| store::pgn(&p.results, &p.event()))
+        .map(|p| store::pgn(&p.results, &p.event(), context.sides))
         .collect();
     write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
     write_atomically(
@@ -176,6 +184,7 @@ mod tests {
             settings: &[("format".to_owned(), "round-robin".to_owned())],
             planned: 3,
             anchor: None,
+            sides: &["Black".to_owned(), "White".to_owned()],
         };
         let page = html(&names, &pairings, &context);
         assert!(page.contains("a&lt;b") && !page.contains("a<b"), "{page}");
@@ -236,6 +245,7 @@ mod tests {
             settings: &settings,
             planned: 9,
             anchor: None,
+            sides: &["Black".to_owned(), "White".to_owned()],
         };
         pretty_assertions::assert_eq!(
             html(&names, &pairings, &unanchored),
@@ -245,6 +255,7 @@ mod tests {
             settings: &[],
             planned: 0,
             anchor: Some("gnu"),
+            sides: &["Black".to_owned(), "White".to_owned()],
         };
         pretty_assertions::assert_eq!(
             html(&names, &pairings, &anchored),
@@ -262,6 +273,7 @@ mod tests {
             settings: &[("format".to_owned(), "swiss".to_owned())],
             planned: 0,
             anchor: None,
+            sides: &["Black".to_owned(), "White".to_owned()],
         };
         let names = names_of(&["a", "b", "c"]);
         let unrated = vec![pairing("a", "b", &[First, Draw])];

@@ -13,7 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::rating::expected_score;
+use super::rating::{Z95, elo_of_score, expected_score};
 use super::store::{GameResult, Winner};
 
 /// Which Elo the bounds are in.
@@ -171,6 +171,136 @@ impl fmt::Display for SprtStatus {
             Some(Verdict::H1) => f.write_str(": H1 accepted"),
             None => Ok(()),
         }
+    }
+}
+
+/// The Elo difference the games measured, with its 95% interval: from the pentanomial
+/// counts (the same pairs the test used), the mean score per game and the standard error of
+/// the pair scores (which counts the pairing of colours), turned into logistic Elo. Not the
+/// hypotheses' elo0 or elo1: what was played.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Measured {
+    pub pairs: u64,
+    /// Points per game of the tested bot, 0 to 1.
+    pub score: f64,
+    pub elo: f64,
+    /// The 95% interval's ends (infinite where the score's interval reaches 0 or 1).
+    pub low: f64,
+    pub high: f64,
+}
+
+/// What pentanomial `counts` measure; `None` without a complete pair.
+pub fn measured(counts: &[u64; 5]) -> Option<Measured> {
+    let pairs: u64 = counts.iter().sum();
+    if pairs == 0 {
+        return None;
+    }
+    let n = pairs as f64;
+    let value = |i: usize| i as f64 / 4.0;
+    let score: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| c as f64 * value(i))
+        .sum::<f64>()
+        / n;
+    let variance: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| c as f64 * (value(i) - score).powi(2))
+        .sum::<f64>()
+        / n;
+    let half = Z95 * (variance / n).sqrt();
+    let elo = |s: f64| {
+        if s <= 0.0 {
+            f64::NEG_INFINITY
+        } else if s >= 1.0 {
+            f64::INFINITY
+        } else {
+            elo_of_score(s)
+        }
+    };
+    Some(Measured {
+        pairs,
+        score,
+        elo: elo(score),
+        low: elo(score - half),
+        high: elo(score + half),
+    })
+}
+
+impl fmt::Display for Measured {
+    /// `+279 Elo ± 120 (95%, …)`, or the interval's ends when one is infinite.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let end = |elo: f64| {
+            if elo.is_finite() {
+                format!("{elo:+.0}")
+            } else if elo > 0.0 {
+                "+∞".to_owned()
+            } else {
+                "-∞".to_owned()
+            }
+        };
+        let source = format!(
+            "95%, from the pentanomial counts of {} pair{}",
+            self.pairs,
+            if self.pairs == 1 { "" } else { "s" }
+        );
+        if !self.elo.is_finite() {
+            let points = if self.elo > 0.0 { "every" } else { "no" };
+            write!(
+                f,
+                "{points} point won, Elo {} ({source}: {} to {})",
+                end(self.elo),
+                end(self.low),
+                end(self.high)
+            )
+        } else if self.low.is_finite() && self.high.is_finite() {
+            write!(
+                f,
+                "{} Elo ± {:.0} ({source})",
+                end(self.elo),
+                (self.high - self.low) / 2.0
+            )
+        } else {
+            write!(
+                f,
+                "{} Elo ({source}: {} to {})",
+                end(self.elo),
+                end(self.low),
+                end(self.high)
+            )
+        }
+    }
+}
+
+/// What the test concluded, in words, with what the games measured: `H1 accepted
+/// (elo1=50): a is better than b; measured +279 Elo ± 120 (…)`. The hypotheses' Elo are
+/// the test's thresholds, never reported as a measurement.
+pub fn conclusion(
+    spec: &SprtSpec,
+    status: &SprtStatus,
+    counts: &[u64; 5],
+    names: [&str; 2],
+) -> String {
+    let [tested, other] = names;
+    let unit = match spec.model {
+        EloModel::Logistic => "",
+        EloModel::Normalized => " normalized",
+    };
+    let verdict = match status.verdict {
+        Some(Verdict::H1) => format!(
+            "H1 accepted (elo1={}{unit}): {tested} is better than {other}",
+            spec.elo1
+        ),
+        Some(Verdict::H0) => format!(
+            "H0 accepted (elo0={}{unit}): {tested} is not better than {other} by elo1={}",
+            spec.elo0, spec.elo1
+        ),
+        None => "undecided".to_owned(),
+    };
+    match measured(counts) {
+        Some(measured) => format!("{verdict}; measured {measured}"),
+        None => format!("{verdict}; no complete pair measured yet"),
     }
 }
 
@@ -368,6 +498,26 @@ fn secular(pdf: &[(f64, f64)]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measured_elo_comes_from_the_pairs() {
+        // 35 wins and 7 losses in 21 pairs: 14 WW, 7 WL; score 35/42.
+        let m = measured(&[0, 0, 7, 0, 14]).expect("pairs");
+        assert_eq!(m.pairs, 21);
+        assert!((m.score - 35.0 / 42.0).abs() < 1e-12);
+        assert!((m.elo - elo_of_score(35.0 / 42.0)).abs() < 1e-9, "{m:?}");
+        assert!(m.low < m.elo && m.elo < m.high, "{m:?}");
+        let text = m.to_string();
+        assert!(text.starts_with("+280 Elo ± "), "{text}");
+        assert!(text.ends_with("(95%, from the pentanomial counts of 21 pairs)"));
+        // Every point won: no finite Elo, said so.
+        let all = measured(&[0, 0, 0, 0, 3]).expect("pairs");
+        assert!(
+            all.to_string().starts_with("every point won, Elo +∞"),
+            "{all}"
+        );
+        assert_eq!(measured(&[0; 5]), None);
+    }
 
     #[test]
     fn parses_the_option() {

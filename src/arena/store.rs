@@ -15,6 +15,7 @@
 //! game is played again); any other bad line is an error naming it, and nothing is changed.
 
 use crate::contract::record::write_tags;
+use crate::contract::{GameSettings, Seat};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -362,10 +363,16 @@ impl ResultStore {
         self.results.sync_data().map_err(io_error(&path))
     }
 
-    /// Writes `results.pgn` from `results` (void games left out).
-    pub fn export_pgn(&self, results: &[GameResult], event: &str) -> Result<PathBuf, StoreError> {
+    /// Writes `results.pgn` from `results` (void games left out); `sides` as [`pgn`] takes
+    /// them.
+    pub fn export_pgn(
+        &self,
+        results: &[GameResult],
+        event: &str,
+        sides: &[String; 2],
+    ) -> Result<PathBuf, StoreError> {
         let path = self.dir.join(PGN_FILE);
-        write_atomically(&path, pgn(results, event).as_bytes())?;
+        write_atomically(&path, pgn(results, event, sides).as_bytes())?;
         Ok(path)
     }
 }
@@ -412,9 +419,12 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
     Ok(results)
 }
 
-/// PGN tag pairs per game, for rating tools. PGN's `White` is the side that moves first
-/// (Go's Black), so the first-move advantage is where the tools expect it.
-pub fn pgn(results: &[GameResult], event: &str) -> String {
+/// PGN tag pairs per game, for rating tools. PGN's `White` is the bot in the first seat,
+/// whatever the game calls it, so that the seat's advantage is where the tools expect
+/// White's and `Result` (`1-0`: the first seat won) agrees with it; `sides` are the game's
+/// own names of the seats (Go: `Black`, `White`), written as `WhiteSide` and `BlackSide`,
+/// so that `GameResult`, the game's own result text (`B+10`), reads right beside them.
+pub fn pgn(results: &[GameResult], event: &str, sides: &[String; 2]) -> String {
     let mut sorted: Vec<&GameResult> = results
         .iter()
         .filter(|r| r.winner != Winner::Void)
@@ -434,12 +444,34 @@ pub fn pgn(results: &[GameResult], event: &str) -> String {
             ("White", result.first.clone()),
             ("Black", result.second.clone()),
             ("Result", score.to_owned()),
+            ("WhiteSide", sides[0].clone()),
+            ("BlackSide", sides[1].clone()),
             ("GameResult", result.result.clone()),
             ("Termination", result.reason.clone()),
         ]));
         text.push_str(&format!("\n{score}\n\n"));
     }
     text
+}
+
+/// The game's own names of its two seats, from the move request its engines get
+/// (`genmove b` → `Black`, `genmove south` → `South`), GTP's colour letters spelled out.
+pub fn seat_sides(game: &dyn GameSettings) -> [String; 2] {
+    let referee = game.referee(0);
+    [Seat::First, Seat::Second].map(|seat| {
+        let request = referee.move_request(seat);
+        let word = request.split_whitespace().nth(1).unwrap_or("");
+        let word = match word.to_ascii_lowercase().as_str() {
+            "b" => "black".to_owned(),
+            "w" => "white".to_owned(),
+            other => other.to_owned(),
+        };
+        let mut chars = word.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => format!("{seat:?}"),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -464,9 +496,9 @@ mod tests {
         assert_eq!(back.game, 3);
         assert_eq!(back.winner, Winner::First);
         assert!(GameResult::from_line("game=1\tfirst=a").is_err());
-        let pgn = pgn(&[result], "x");
+        let pgn = pgn(&[result], "x", &["Black".to_owned(), "White".to_owned()]);
         assert!(
-            pgn.contains("[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]"),
+            pgn.contains("[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[WhiteSide \"Black\"]\n[BlackSide \"White\"]\n[GameResult \"B+3.5\"]"),
             "{pgn}"
         );
     }

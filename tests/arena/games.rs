@@ -364,3 +364,104 @@ fn mixed_or_unknown_games_are_refused() {
     assert!(!out.exists(), "nothing written");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn opening_plies_vary_pairs_of_deterministic_engines_reproducibly() {
+    let dir = scratch("games", "opening");
+    let engine = |nodes: &'static str| {
+        [
+            "hamle",
+            "mangala",
+            "--nodes",
+            nodes,
+            "--table-bits",
+            "12",
+            "--db-stones",
+            "0",
+        ]
+    };
+    bot(&dir, "m-a", "mangala", &engine("200"));
+    bot(&dir, "m-b", "mangala", &engine("2000"));
+    let run = |name: &str, extra: &[&str]| -> (PathBuf, String) {
+        let out = dir.join(name);
+        let mut args = vec!["m-a", "m-b", "--pairs", "4", "--sets", "1", "--quiet"];
+        args.extend(extra);
+        args.extend(["--out", out.to_str().expect("utf-8")]);
+        let text = ok(&hamle_match(&dir, &args));
+        (out, text)
+    };
+    let moves = |out: &Path, result: &GameResult| -> Vec<String> {
+        let text = record(out, result);
+        let line = text
+            .lines()
+            .skip_while(|l| !l.starts_with("Set 1"))
+            .nth(1)
+            .expect("the set's moves")
+            .to_owned();
+        line.split_whitespace().map(str::to_owned).collect()
+    };
+    // Deterministic engines, one set: the draw (who starts) is all that varies, so pairs
+    // replay earlier ones, and the match says so.
+    let (plain, text) = run("plain", &[]);
+    let results = check_match(&plain, 8, ["m-a", "m-b"]);
+    assert!(
+        text.contains("pairs replayed earlier ones move for move"),
+        "{text}"
+    );
+    assert!(text.contains("--opening-plies N"), "{text}");
+    let distinct: std::collections::BTreeSet<Vec<String>> =
+        results.iter().map(|r| moves(&plain, r)).collect();
+    assert!(distinct.len() < 8, "{distinct:?}");
+    // With random opening plies every pair differs; both games of a pair open alike; the
+    // same seed gives the same games.
+    let (opened, text) = run("opened", &["--opening-plies", "4"]);
+    assert!(!text.contains("replayed earlier"), "{text}");
+    let results = check_match(&opened, 8, ["m-a", "m-b"]);
+    let games: Vec<Vec<String>> = results.iter().map(|r| moves(&opened, r)).collect();
+    let distinct: std::collections::BTreeSet<&Vec<String>> = games.iter().collect();
+    assert_eq!(distinct.len(), 8, "{games:?}");
+    let openings: std::collections::BTreeSet<Vec<String>> = games
+        .chunks(2)
+        .map(|pair| {
+            assert_eq!(pair[0][..4], pair[1][..4], "one opening a pair: {pair:?}");
+            pair[0][..4].to_vec()
+        })
+        .collect();
+    assert!(openings.len() > 1, "{openings:?}");
+    for result in &results {
+        let text = record(&opened, result);
+        assert!(text.contains("the first 4 plies drawn at random"), "{text}");
+        let replayed = hamle::mangala::referee::replay_record(&text).expect("replays legally");
+        assert_eq!(replayed.result, result.result);
+    }
+    let settings = std::fs::read_to_string(opened.join("match.txt")).expect("settings");
+    assert!(settings.contains("opening_plies = 4"), "{settings}");
+    assert!(
+        !std::fs::read_to_string(plain.join("match.txt"))
+            .expect("settings")
+            .contains("opening_plies")
+    );
+    let (again, _) = run("again", &["--opening-plies", "4", "--concurrency", "2"]);
+    same_games(&opened, &again);
+    // An engine without a list of legal moves (hamle's Go engine) is refused up front.
+    let go = dir.join("go");
+    let refused = hamle_match(
+        &dir,
+        &[
+            "a=hamle go --playouts 10",
+            "b=hamle go --playouts 10",
+            "--opening-plies",
+            "2",
+            "--out",
+            go.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("--opening-plies takes its moves from the engines' 'gogui-rules_legal_moves', and a does not answer it"),
+        "{message}"
+    );
+    assert!(!go.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

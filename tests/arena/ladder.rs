@@ -29,6 +29,15 @@ fn hamle(dir: &Path, command: &str, args: &[&str]) -> Output {
         .expect("run hamle")
 }
 
+/// `hamle ladder report|merge …`: subcommands of their own, without the ladder's options.
+fn ladder_tool(args: &[&str]) -> Output {
+    Command::new(HAMLE)
+        .arg("ladder")
+        .args(args)
+        .output()
+        .expect("run hamle")
+}
+
 fn stdout(output: &Output) -> String {
     assert!(
         output.status.success(),
@@ -92,6 +101,12 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     assert!(mean.abs() < 1.5, "the mean is 0 (rounded): {ratings}");
     let pgn = read(&whole.join("results.pgn"));
     assert_eq!(pgn.matches("[Result ").count(), 12);
+    // Kulami's first seat is Black, its second Red.
+    assert_eq!(
+        pgn.matches("[WhiteSide \"Black\"]\n[BlackSide \"Red\"]")
+            .count(),
+        12
+    );
     let pairings: Vec<_> = std::fs::read_dir(whole.join("pairings"))
         .expect("pairings")
         .collect();
@@ -147,7 +162,7 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     }
     assert_eq!(read(&copy.join("report.html")), report);
     std::fs::remove_file(whole.join("report.html")).expect("remove");
-    let regenerated = hamle(&dir, "ladder", &["report", whole.to_str().expect("utf-8")]);
+    let regenerated = ladder_tool(&["report", whole.to_str().expect("utf-8")]);
     stdout(&regenerated);
     assert_eq!(read(&whole.join("report.html")), report);
     assert_eq!(read(&whole.join("ratings.txt")), ratings);
@@ -174,7 +189,7 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
         let mut words = vec!["merge".to_owned(), out.display().to_string()];
         words.extend(from.iter().map(|p| p.display().to_string()));
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        hamle(&dir, "ladder", &words)
+        ladder_tool(&words)
     };
     stdout(&merge(&merged, &[&shards[0], &shards[1]]));
     assert_eq!(read(&merged.join("ratings.txt")), ratings);
@@ -406,4 +421,246 @@ fn sprt_stops_the_match_with_the_same_verdict_at_any_concurrency() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("elo0 must be below elo1"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_verdict_reports_the_measured_elo_not_the_hypothesis() {
+    let dir = scratch("sprt-verdict");
+    let out = dir.join("out");
+    let text = stdout(&hamle(
+        &dir,
+        "match",
+        &[
+            "k3000",
+            "k100",
+            "--pairs",
+            "40",
+            "--sprt",
+            "elo0=0,elo1=50",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("SPRT "))
+        .unwrap_or_else(|| panic!("no SPRT line: {text}"));
+    assert!(
+        line.contains("H1 accepted (elo1=50): k3000 is better than k100; measured +"),
+        "{line}"
+    );
+    assert!(!line.contains("better by about"), "{line}");
+    // The measured Elo is the pairs' mean score in Elo, not elo1: recomputed from the
+    // pentanomial counts the line prints.
+    let counts: Vec<f64> = line
+        .split_once("pentanomial [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("counts")
+        .0
+        .split(", ")
+        .map(|c| c.parse().expect("count"))
+        .collect();
+    let pairs: f64 = counts.iter().sum();
+    let score: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c * i as f64 / 4.0)
+        .sum::<f64>()
+        / pairs;
+    let measured = line
+        .split_once("measured ")
+        .expect("measured")
+        .1
+        .split_whitespace()
+        .next()
+        .expect("number")
+        .to_owned();
+    if score < 1.0 {
+        let elo = -400.0 * (1.0 / score - 1.0).log10();
+        assert_eq!(measured, format!("{elo:+.0}"), "{line}");
+        assert!(line.contains(&format!("of {pairs} pairs)")), "{line}");
+    } else {
+        assert_eq!(measured, "every", "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn short_swiss_ladders_rate_what_they_played_and_say_who_is_unrated() {
+    let dir = scratch("swiss-short");
+    std::fs::write(
+        dir.join("bots/k200.toml"),
+        "name = \"k200\"\ngame = \"kulami\"\ncommand = [\"hamle\", \"kulami\", \"--nodes\", \"200\"]\n",
+    )
+    .expect("write");
+    // One round of four bots: two pairings, two groups that never met. Both the ladder and
+    // `ladder report` on its folder say so, with the same exit code, and point to no
+    // ratings file.
+    let out = dir.join("four");
+    let text = stdout(&hamle(
+        &dir,
+        "ladder",
+        &[
+            "k100",
+            "k200",
+            "k500",
+            "k3000",
+            "--format",
+            "swiss",
+            "--rounds",
+            "1",
+            "--pairs",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    let why = "no ratings: the bots form groups that never met, directly or through others: {k100, k200} and {k3000, k500}";
+    assert!(text.contains(why), "{text}");
+    assert!(text.contains("4 games in"), "{text}");
+    assert!(!text.contains("ratings in"), "{text}");
+    assert!(!out.join("ratings.txt").exists());
+    let report = ladder_tool(&["report", out.to_str().expect("utf-8")]);
+    let again = stdout(&report);
+    assert!(again.contains(why), "{again}");
+    assert!(!again.contains("ratings in"), "{again}");
+    assert!(!out.join("ratings.txt").exists());
+    assert!(read(&out.join("report.html")).contains("No ratings: the bots form groups"));
+
+    // One round of three bots: one pairing is played, the third bot has a bye. The two
+    // that played are rated (with the virtual draws when one won every game), the third is
+    // named as unrated.
+    let out = dir.join("three");
+    let text = stdout(&hamle(
+        &dir,
+        "ladder",
+        &[
+            "k100",
+            "k3000",
+            "k500",
+            "--format",
+            "swiss",
+            "--rounds",
+            "1",
+            "--pairs",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ));
+    assert!(text.contains("round 1: k500 has a bye"), "{text}");
+    let ratings = read(&out.join("ratings.txt"));
+    assert!(text.contains(&ratings), "{text}");
+    let rated: Vec<String> = rows(&ratings).into_iter().map(|row| row.0).collect();
+    assert_eq!(rated.len(), 2, "{ratings}");
+    assert!(!rated.contains(&"k500".to_owned()), "{ratings}");
+    assert!(
+        ratings.contains("(not rated, no rated game yet: k500)"),
+        "{ratings}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_and_merge_are_subcommands_with_their_own_help() {
+    for (tool, usage) in [
+        ("report", "Usage: hamle ladder report [OPTIONS] <DIR>"),
+        (
+            "merge",
+            "Usage: hamle ladder merge [OPTIONS] <OUT> <DIRS>...",
+        ),
+    ] {
+        let help = stdout(&ladder_tool(&[tool, "--help"]));
+        assert!(help.contains(usage), "{help}");
+        assert!(help.contains("--anchor"), "{help}");
+    }
+    let help = stdout(&ladder_tool(&["--help"]));
+    assert!(help.contains("hamle ladder <COMMAND>"), "{help}");
+    // Missing arguments are clap's errors naming them, not a ladder of two bots.
+    let missing = ladder_tool(&["report"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("<DIR>"));
+    let missing = ladder_tool(&["merge", "out"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("<DIRS>"));
+    // A ladder still needs --out and two bots.
+    let no_out = ladder_tool(&["k100", "k500"]);
+    assert_eq!(no_out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_out.stderr).contains("--out <OUT>"));
+    // A folder that holds no ladder: exit 2, naming the file.
+    let dir = scratch("tools");
+    let nothing = ladder_tool(&["report", dir.to_str().expect("utf-8")]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nothing.stderr).contains("ladder.txt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_texts_match_the_code() {
+    let help = |args: &[&str]| -> String {
+        let output = Command::new(HAMLE).args(args).output().expect("run hamle");
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    // No rustdoc link or bracketed path leaks into any arena help.
+    for args in [
+        &["match", "--help"][..],
+        &["ladder", "--help"],
+        &["ladder", "report", "--help"],
+        &["ladder", "merge", "--help"],
+        &["regress", "--help"],
+    ] {
+        let text = help(args);
+        assert!(
+            !text.contains("[`") && !text.contains("`]"),
+            "{args:?}: {text}"
+        );
+    }
+    // Swiss: the starting order is alphabetical, as the code sorts it.
+    let ladder = help(&["ladder", "--help"]);
+    assert!(
+        ladder.contains("the starting order is alphabetical by name"),
+        "{ladder}"
+    );
+    assert!(!ladder.contains("order on the command line"), "{ladder}");
+    // The summary names all three formats.
+    let top = help(&["--help"]);
+    let line = top
+        .lines()
+        .find(|l| l.trim_start().starts_with("ladder"))
+        .expect("ladder line");
+    assert!(
+        line.contains("Swiss") && line.contains("gauntlet"),
+        "{line}"
+    );
+    // --max-moves: each game's own default, as its GameSettings gives it.
+    let text = help(&["match", "--help"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let defaults = {
+        use clap::{Args, FromArgMatches};
+        let command = hamle::games::MatchFlags::augment_args(clap::Command::new("hamle"));
+        let matches = command.try_get_matches_from(["hamle"]).expect("defaults");
+        hamle::games::MatchFlags::from_arg_matches(&matches).expect("defaults")
+    };
+    for (kind, said) in [
+        (
+            hamle::games::GameKind::Go,
+            "Go 3 × the board's points ({} on 9×9)",
+        ),
+        (hamle::games::GameKind::Abalone, "Abalone {} plies"),
+        (hamle::games::GameKind::Kulami, "Kulami {}"),
+        (hamle::games::GameKind::Mangala, "({} for 5 sets)"),
+        (hamle::games::GameKind::Tavla, "({} to 5)"),
+    ] {
+        let cap = hamle::games::settings(kind, &defaults)
+            .expect("default settings")
+            .default_max_moves();
+        let said = said.replace("{}", &cap.to_string());
+        assert!(text.contains(&said), "{kind:?}: '{said}' in {text}");
+    }
 }

@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bots;
 mod clock;
 mod games;
 mod ladder;

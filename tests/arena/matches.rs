@@ -457,3 +457,94 @@ fn score_adjudication_ends_a_game_both_engines_count_as_decided() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("MARGIN:MOVES"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pgn_export_names_the_games_own_colours_beside_the_result() {
+    let dir = scratch("arena", "pgn-colours");
+    instant_bot(&dir, "alpha");
+    instant_bot(&dir, "beta");
+    let out = dir.join("out");
+    let output = hamle_match(
+        &dir,
+        &[
+            "alpha",
+            "beta",
+            "--pairs",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let pgn = std::fs::read_to_string(out.join("results.pgn")).expect("pgn");
+    let games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 4, "{pgn}");
+    let tag = |game: &str, key: &str| -> String {
+        hamle::contract::record::read_tags(game)
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| panic!("no {key}: {game}"))
+    };
+    for game in games {
+        // PGN's White is the first seat, which is Go's Black: said in a tag, and the PGN
+        // result agrees with the game's own result text.
+        assert_eq!(tag(game, "WhiteSide"), "Black", "{game}");
+        assert_eq!(tag(game, "BlackSide"), "White", "{game}");
+        let expected = match &tag(game, "GameResult")[..2] {
+            "B+" => "1-0",
+            "W+" => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(tag(game, "Result"), expected, "{game}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn command_line_bots_of_one_program_are_named_with_name_equals() {
+    let dir = scratch("arena", "naming");
+    let out = dir.join("out");
+    let out_arg = out.to_str().expect("utf-8");
+    let weak = "hamle go --rules chinese --playouts 10";
+    let strong = "hamle go --rules chinese --playouts 20";
+    // Both are named `hamle`: refused, saying how to name them.
+    let refused = hamle_match(&dir, &[weak, strong, "--out", out_arg]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains(
+            "both bots are named 'hamle': results are kept by name, so name them, NAME=BOT or NAME=COMMAND, e.g. 'hamle-1=hamle go --rules chinese --playouts 10' 'hamle-2=hamle go --rules chinese --playouts 20'"
+        ),
+        "{message}"
+    );
+    assert!(!out.exists());
+    // Named, they play under their names.
+    let named = hamle_match(
+        &dir,
+        &[
+            &format!("weak={weak}"),
+            &format!("strong={strong}"),
+            "--quiet",
+            "--out",
+            out_arg,
+        ],
+    );
+    assert!(named.status.success(), "{named:?}");
+    let results = crate::support::arena::sorted_results(&out);
+    assert_eq!(results.len(), 2);
+    assert_eq!(
+        (results[0].first.as_str(), results[0].second.as_str()),
+        ("weak", "strong")
+    );
+    let settings = std::fs::read_to_string(out.join("match.txt")).expect("settings");
+    assert!(settings.contains("bot1.name = weak"), "{settings}");
+    // `hamle match --help` says how.
+    let help = Command::new(HAMLE)
+        .args(["match", "--help"])
+        .output()
+        .expect("help");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("NAME=COMMAND"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,7 @@ use crate::arena::adjudication::Adjudication;
 use crate::arena::gtp::{EngineError, EngineProcess};
 use crate::arena::time_control::{GRACE, PlayerClock, TimeControl};
 use crate::contract::{IllegalMove, LossKind, Referee, Seat, Turn};
+use crate::seed::derive_seed;
 
 /// A step of the game: `Err` carries how the game ended (not only by failure), so that `?`
 /// ends it from any phase.
@@ -23,6 +24,7 @@ pub(super) async fn conduct(
     engines: &mut [EngineProcess; 2],
     seat_bots: [usize; 2],
     clocks: &mut [PlayerClock; 2],
+    opening_seed: u64,
 ) -> Ending {
     let mut table = Table {
         settings,
@@ -35,6 +37,9 @@ pub(super) async fn conduct(
     };
     if let Err(fault) = table.set_up().await {
         return Ending::Failed(fault);
+    }
+    if let Err(ending) = table.opening(opening_seed).await {
+        return ending;
     }
     loop {
         if let Err(ending) = table.turn().await {
@@ -162,6 +167,62 @@ impl Table<'_> {
             }
             Err(error) => Err(Fault::of(seat, error)),
         }
+    }
+
+    /// `--opening-plies`: random legal moves before the engines choose. The side to move's
+    /// engine lists its legal moves (`gogui-rules_legal_moves`, which every hamle engine
+    /// answers), ply p takes the one at SplitMix64(`seed`, p) modulo their number, the
+    /// referee judges it and both engines are told. The same position gives the same list,
+    /// so both games of a pair (one seed) open alike. It stops early at the game's end or
+    /// when the move request is not a plain `genmove` (Tavla's cube: its dice vary games).
+    async fn opening(&mut self, seed: u64) -> Step<()> {
+        const LIST: &str = "gogui-rules_legal_moves";
+        for ply in 0..self.settings.opening_plies {
+            self.interlude().await?;
+            if self.referee.natural_end().is_some() {
+                return Ok(());
+            }
+            let seat = self.referee.seat_to_move();
+            let request = self.referee.move_request(seat);
+            if request.split_whitespace().next() != Some("genmove") {
+                return Ok(());
+            }
+            let engine = &mut self.engines[seat.index()];
+            let timeout = self.settings.move_timeout;
+            let listed =
+                send(engine, seat, LIST, timeout, "error")
+                    .await
+                    .map_err(|mut fault| {
+                        fault.detail.push_str(
+                        " (--opening-plies takes the moves from the engine's list of legal moves)",
+                    );
+                        fault
+                    })?;
+            let moves: Vec<&str> = listed.split_whitespace().collect();
+            if moves.is_empty() {
+                return Ok(());
+            }
+            let pick = derive_seed(seed, ply as u64) % moves.len() as u64;
+            let chosen = moves[pick as usize].to_owned();
+            let forward = match self.referee.apply(seat, &chosen) {
+                Ok(Turn::Played { forward }) => forward,
+                Ok(Turn::Resigned) => return Ok(()),
+                Err(illegal) => {
+                    return Err(Ending::Failed(Fault {
+                        seat,
+                        kind: "garbage",
+                        detail: format!(
+                            "'{LIST}' listed '{chosen}', which our rules refuse: {illegal}"
+                        ),
+                    }));
+                }
+            };
+            // Neither engine chose the move: both are told.
+            for seat in [Seat::First, Seat::Second] {
+                self.forward(seat, &forward).await?;
+            }
+        }
+        Ok(())
     }
 
     /// One turn: the interlude, the end checks, one move asked for, judged and forwarded.

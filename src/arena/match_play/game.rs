@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::conduct::conduct;
-use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, pair_seed};
+use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed, pair_seed};
 use crate::arena::gtp::{EngineError, EngineProcess};
 use crate::arena::store::{GameResult, Winner};
 use crate::arena::time_control::PlayerClock;
@@ -81,7 +81,9 @@ pub(super) async fn play_game(
         let referee = settings
             .game
             .referee(pair_seed(settings.seed, (index / 2) as u64));
-        let (referee, ending, used) = play_once(settings, referee, seat_bots, seed, logs).await;
+        let opening = opening_seed(settings.seed, (index / 2) as u64);
+        let (referee, ending, used) =
+            play_once(settings, referee, seat_bots, seed, opening, logs).await;
         if let Ending::Failed(fault) = &ending
             && attempt < attempts
         {
@@ -170,8 +172,16 @@ fn game_result(
             settings.time_control, used[0], used[1]
         )
     };
+    let opening = if settings.opening_plies > 0 {
+        format!(
+            "; the first {} plies drawn at random from the pair's seed (--opening-plies)",
+            settings.opening_plies
+        )
+    } else {
+        String::new()
+    };
     let comment = format!(
-        "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}",
+        "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}{opening}",
         index + 1,
         index / 2 + 1,
         settings.seed
@@ -203,6 +213,7 @@ async fn play_once(
     mut referee: Box<dyn Referee>,
     seat_bots: [usize; 2],
     seed: u64,
+    opening: u64,
     logs: &[PathBuf; 2],
 ) -> (Box<dyn Referee>, Ending, [f64; 2]) {
     let spawn = |seat: Seat| -> Result<EngineProcess, Fault> {
@@ -237,6 +248,7 @@ async fn play_once(
         &mut engines,
         seat_bots,
         &mut clocks,
+        opening,
     )
     .await;
     // An engine that lost on time may still be thinking: it is killed, not asked to quit.

@@ -30,10 +30,10 @@ mod standings;
 
 pub use pool::run_match;
 pub use settings::{
-    FailurePolicy, IllegalPolicy, MatchSettings, PAIR_SEED_MASK, RECOVERY_ATTEMPTS,
-    WARNINGS_TO_LOSE, pair_seed,
+    FailurePolicy, IllegalPolicy, MatchSettings, OPENING_STREAM, PAIR_SEED_MASK, RECOVERY_ATTEMPTS,
+    WARNINGS_TO_LOSE, opening_seed, pair_seed,
 };
-pub use standings::Standings;
+pub use standings::{Repeats, Standings, repeats};
 
 use crate::arena::bots::BotError;
 use crate::arena::store::StoreError;

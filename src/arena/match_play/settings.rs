@@ -65,6 +65,14 @@ pub fn pair_seed(seed: u64, pair: u64) -> u64 {
 /// "pairseed" in ASCII: keeps pair seeds apart from game seeds.
 pub const PAIR_SEED_MASK: u64 = 0x7061_6972_7365_6564;
 
+/// Pair k's opening seed (`--opening-plies`): ply p takes SplitMix64(this seed, p).
+pub fn opening_seed(seed: u64, pair: u64) -> u64 {
+    derive_seed(pair_seed(seed, pair), OPENING_STREAM)
+}
+
+/// "opening" in ASCII: the opening's stream of the pair seed, apart from the referee's.
+pub const OPENING_STREAM: u64 = 0x006f_7065_6e69_6e67;
+
 /// Everything that decides a match.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
@@ -95,6 +103,9 @@ pub struct MatchSettings {
     pub time_control: TimeControl,
     /// End a game both engines count as clearly decided (engines that report scores).
     pub adjudication: Option<Adjudication>,
+    /// Random legal moves that start every game (`--opening-plies`), the same in both games
+    /// of a pair: variety for engines that play the same game from the same start.
+    pub opening_plies: usize,
 }
 
 impl MatchSettings {
@@ -137,6 +148,10 @@ impl MatchSettings {
         }
         if let Some(adjudication) = &self.adjudication {
             settings.push(("adjudicate".to_owned(), adjudication.to_string()));
+        }
+        // Only an opening is written, so matches without one resume unchanged.
+        if self.opening_plies > 0 {
+            settings.push(("opening_plies".to_owned(), self.opening_plies.to_string()));
         }
         for (index, bot) in self.bots.iter().enumerate() {
             let key = format!("bot{}", index + 1);

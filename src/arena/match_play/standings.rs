@@ -1,6 +1,8 @@
-//! The standings of a match: wins per bot, draws, voids, and how the complete pairs went.
+//! The standings of a match: wins per bot, draws, voids, how the complete pairs went, and
+//! which pairs replayed an earlier one move for move.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::arena::store::{GameResult, Winner};
 
@@ -59,4 +61,53 @@ impl Standings {
         }
         standings
     }
+}
+
+/// Pairs that repeat earlier ones: deterministic engines at fixed budgets play the same game
+/// from the same start, so pairs differ only by what their seed changes (Kulami's layout,
+/// Mangala's draw, the engines' seeds when they use them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Repeats {
+    /// Games whose records differ, of the complete pairs' games.
+    pub distinct: usize,
+    pub games: usize,
+    /// (pair, the earlier pair it replayed), from 1.
+    pub pairs: Vec<(usize, usize)>,
+}
+
+/// Compares the records in `games_dir` of the complete pairs of `results`, leaving out the
+/// lines that name the game, its seed and the reason (those holding `hamle match game `).
+pub fn repeats(games_dir: &Path, results: &[GameResult]) -> Repeats {
+    let by_game: BTreeMap<usize, &GameResult> = results.iter().map(|r| (r.game, r)).collect();
+    let body = |result: &GameResult| -> Option<String> {
+        let text = std::fs::read_to_string(games_dir.join(&result.record)).ok()?;
+        let kept: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.contains("hamle match game "))
+            .collect();
+        Some(kept.join("\n"))
+    };
+    let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut repeats = Repeats::default();
+    for (&game, &even) in by_game.iter().filter(|(g, _)| g.is_multiple_of(2)) {
+        let Some(&odd) = by_game.get(&(game + 1)) else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (body(even), body(odd)) else {
+            continue;
+        };
+        let pair = game / 2 + 1;
+        repeats.games += 2;
+        distinct.insert(a.clone());
+        distinct.insert(b.clone());
+        match seen.get(&(a.clone(), b.clone())) {
+            Some(&earlier) => repeats.pairs.push((pair, earlier)),
+            None => {
+                seen.insert((a, b), pair);
+            }
+        }
+    }
+    repeats.distinct = distinct.len();
+    repeats
 }

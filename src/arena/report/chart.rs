@@ -68,7 +68,7 @@ fn rating_series(
     for pairing in pairings {
         tally.add_results(&pairing.results);
         games += pairing.results.len();
-        if let Some(ratings) = ratings_of(&tally, anchor) {
+        if let Some(ratings) = ratings_of(&tally, anchor).filter(|r| r.unrated.is_empty()) {
             let elos = names
                 .iter()
                 .map(|name| {

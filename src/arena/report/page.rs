@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::super::rating::rate_played;
 use super::super::rating::{Ratings, Tally};
 use super::super::store::Winner;
 use super::chart::chart;
@@ -38,7 +39,7 @@ pub fn html(names: &[String], pairings: &[PairingResults], context: &ReportConte
     let mut page = String::new();
     page.push_str(HEAD);
     write_summary_line(&mut page, names, pairings, context.planned);
-    write_ratings(&mut page, names, ratings.as_ref());
+    write_ratings(&mut page, names, &tally, context.anchor, ratings.as_ref());
     write_crosstable(&mut page, names, &tally, ratings.as_ref());
     page.push_str("<h2>Ratings over the run</h2>\n<p>Re-estimated after each completed pairing, once every bot has played.</p>\n");
     page.push_str(&chart(names, pairings, context.anchor));
@@ -70,10 +71,17 @@ fn write_summary_line(
 }
 
 /// The rating list, best first, with each bot's chart colour; or why there is none yet.
-fn write_ratings(page: &mut String, names: &[String], ratings: Option<&Ratings>) {
+fn write_ratings(
+    page: &mut String,
+    names: &[String],
+    tally: &Tally,
+    anchor: Option<&str>,
+    ratings: Option<&Ratings>,
+) {
     page.push_str("<h2>Ratings</h2>\n");
     let Some(ratings) = ratings else {
-        page.push_str("<p>No ratings yet: not every bot has played.</p>\n");
+        let why = rate_played(tally, anchor).err().unwrap_or_default();
+        let _ = writeln!(page, "<p>No ratings: {}.</p>", escape(&why));
         return;
     };
     page.push_str("<table class=\"ratings\">\n<tr><th>rank</th><th>name</th><th>Elo</th><th>95% interval</th><th>games</th><th>points</th><th>score</th></tr>\n");
@@ -98,6 +106,13 @@ fn write_ratings(page: &mut String, names: &[String], ratings: Option<&Ratings>)
     }
     page.push_str("</table>\n");
     let _ = writeln!(page, "<p>{}</p>", rating_note(ratings));
+    if !ratings.unrated.is_empty() {
+        let _ = writeln!(
+            page,
+            "<p>Not rated, no rated game yet: {}.</p>",
+            escape(&ratings.unrated.join(", "))
+        );
+    }
 }
 
 /// What the Elo are relative to, and whether virtual draws were needed.
@@ -121,7 +136,9 @@ fn crosstable_order(names: &[String], ratings: Option<&Ratings>) -> Vec<usize> {
         Some(ratings) => ratings
             .ratings
             .iter()
-            .filter_map(|r| names.iter().position(|n| *n == r.name))
+            .map(|r| &r.name)
+            .chain(&ratings.unrated)
+            .filter_map(|name| names.iter().position(|n| n == name))
             .collect(),
         None => (0..names.len()).collect(),
     }

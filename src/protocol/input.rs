@@ -5,12 +5,18 @@
 use std::io::{self, BufRead, ErrorKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
 /// The longest command line accepted (16 MiB); a longer one is answered with an error
 /// and skipped, so that a runaway client cannot exhaust memory.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// How many command lines the stdin reader queues ahead of the command loop. Past that,
+/// the reader waits for the loop to take one, and a client writing faster than the engine
+/// answers waits on its pipe instead of the engine holding its input in memory (200k lines
+/// sent during one search held 300 MB). No controller sends this many lines ahead.
+pub const INPUT_QUEUE_LINES: usize = 1024;
 
 /// What the reader thread hands to the command loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,13 +133,19 @@ fn interrupts_search(line: &str) -> bool {
     name == Some("stop")
 }
 
-/// Reads `reader` on its own thread and sends each command line down a channel.
-/// The channel closes at end of input, which the command loop treats as `quit`.
+/// Reads `reader` on its own thread and sends each command line down a channel that holds
+/// at most [`INPUT_QUEUE_LINES`]. The channel closes at end of input, which the command
+/// loop treats as `quit`.
+///
+/// The flags a search polls are raised as each line is read, before it waits for room in
+/// the queue: a full queue still shows a line pending, and a `stop` the reader holds while
+/// waiting still interrupts. A `stop` further behind in the input is read when the queue
+/// has room again.
 pub fn spawn_reader<R: BufRead + Send + 'static>(
     reader: R,
     signals: Arc<Signals>,
 ) -> Receiver<Input> {
-    let (sender, receiver) = channel();
+    let (sender, receiver) = sync_channel(INPUT_QUEUE_LINES);
     thread::Builder::new()
         .name("stdin-reader".into())
         .spawn(move || {
@@ -145,7 +157,7 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(
     receiver
 }
 
-fn read_lines<R: BufRead>(reader: R, signals: &Signals, sender: &Sender<Input>) {
+fn read_lines<R: BufRead>(reader: R, signals: &Signals, sender: &SyncSender<Input>) {
     for line in LineReader::new(reader) {
         let input = match line {
             Err(_) => return,
@@ -161,6 +173,7 @@ fn read_lines<R: BufRead>(reader: R, signals: &Signals, sender: &Sender<Input>) 
                 }
             }
         };
+        // Raised before the send, which waits while the queue is full.
         signals.line_queued(&input);
         if sender.send(input).is_err() {
             return;

@@ -16,7 +16,8 @@ pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeSystem};
 pub use command::{Command, parse_command};
 pub use error::GtpError;
 pub use input::{
-    Input, LINE_HEAD_BYTES, LineReader, MAX_LINE_BYTES, RawLine, Signals, preprocess, spawn_reader,
+    INPUT_QUEUE_LINES, Input, LINE_HEAD_BYTES, LineReader, MAX_LINE_BYTES, RawLine, Signals,
+    preprocess, spawn_reader,
 };
 pub use rules::{GOGUI_RULES_COMMANDS, GoguiRules};
 pub use server::{Engine, Session, serve, serve_inputs};

@@ -1,9 +1,12 @@
 //! Hostile input on Tavla's line protocols besides GTP: an over-long or garbled line on
 //! UBGI and on gnubg's external player socket is answered with that protocol's error and
-//! changes nothing, and no answer quotes more than a few dozen characters of it.
+//! changes nothing, and no answer quotes more than a few dozen characters of it. A gnubg
+//! that hangs (`--gnubg`, fakes in `tests/fixtures/`) is given up after `--gnubg-timeout`.
 
-use std::io::{BufRead, BufReader, Cursor, Write};
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use hamle::protocol::MAX_LINE_BYTES;
 use hamle::tavla::external;
@@ -106,4 +109,99 @@ fn external_player_answers_over_long_and_garbled_lines_and_reads_on() {
         .join()
         .expect("server thread")
         .expect("served until closed");
+}
+
+/// Far longer than the one-second gnubg timeout the tests set, far shorter than the fakes'
+/// two-minute hang: an engine still running then waits on gnubg without a timeout.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn fake_gnubg(name: &str) -> Child {
+    let fake = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args([
+            "tavla",
+            "--gnubg",
+            "--gnubg-timeout",
+            "1",
+            "--gnubg-path",
+            &fake,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hamle")
+}
+
+/// Waits for `child` to exit within [`PATIENCE`]; returns whether it succeeded, its
+/// stdout and its stderr.
+fn finish(mut child: Child) -> (bool, String, String) {
+    let begun = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("poll hamle") {
+            break status;
+        }
+        if begun.elapsed() > PATIENCE {
+            child.kill().ok();
+            panic!("hamle still waits on a hung gnubg after {PATIENCE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = text_of(child.stdout.take());
+    let stderr = text_of(child.stderr.take());
+    (status.success(), stdout, stderr)
+}
+
+fn text_of(stream: Option<impl Read>) -> String {
+    let mut text = String::new();
+    stream
+        .expect("piped")
+        .read_to_string(&mut text)
+        .expect("read");
+    text
+}
+
+#[test]
+fn a_gnubg_that_never_answers_fails_the_start_after_the_timeout() {
+    // stdin stays open: an engine that started serving would wait on it.
+    let child = fake_gnubg("gnubg_hangs_at_start.sh");
+    let (success, stdout, stderr) = finish(child);
+    assert!(!success, "{stdout}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("starting gnubg: gnubg (")
+            && stderr.contains("gnubg_hangs_at_start.sh) did not answer within 1 s"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_gnubg_that_hangs_on_a_move_fails_that_move_and_the_engine_serves_on() {
+    let mut child = fake_gnubg("gnubg_hangs_on_hint.sh");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(
+            b"1 new_game\n2 get_position\n3 genmove\n4 name\n5 get_position\n6 genmove\n7 quit\n",
+        )
+        .expect("write the commands");
+    drop(stdin);
+    let (success, stdout, stderr) = finish(child);
+    assert!(success, "{stderr}");
+    let responses: Vec<&str> = stdout.split("\n\n").collect();
+    let fake = format!(
+        "{}/tests/fixtures/gnubg_hangs_on_hint.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    assert_eq!(
+        responses[2..],
+        [
+            format!("?3 gnubg failed: gnubg ({fake}) did not answer within 1 s (--gnubg-timeout)")
+                .as_str(),
+            "=4 hamle",
+            &responses[1].replace("=2", "=5"),
+            &format!("?6 gnubg failed: gnubg ({fake}) was stopped after it did not answer in time"),
+            "=7 ",
+            "",
+        ]
+    );
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use hamle::protocol::MAX_LINE_BYTES;
 use hamle::tavla::external;
+use hamle::tavla::net::Net;
 use hamle::tavla::player::{Level, Player};
 use pretty_assertions::assert_eq;
 
@@ -204,4 +205,54 @@ fn a_gnubg_that_hangs_on_a_move_fails_that_move_and_the_engine_serves_on() {
             "",
         ]
     );
+}
+
+/// A scratch folder of this test's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hamle-hostile-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn train(start: &std::path::Path, out: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["tavla", "train", "--games", "1", "--start"])
+        .arg(start)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("run hamle tavla train")
+}
+
+#[test]
+fn training_refuses_a_start_file_with_a_nan_weight_and_names_it() {
+    let dir = scratch("nan-weights");
+    let mut bytes = Net::random(1).to_bytes();
+    // Weight 100 (after the 16-byte header): input 1's weight to hidden unit 20.
+    bytes[16 + 400..16 + 404].copy_from_slice(&f32::NAN.to_le_bytes());
+    let start = dir.join("nan.bin");
+    std::fs::write(&start, &bytes).expect("write the weights");
+    let out = dir.join("out.bin");
+    let output = train(&start, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains(&format!(
+            "{}: weight 100 (w1, input 1 to hidden 20) is NaN",
+            start.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "no weights are written from a refused start");
+
+    // The committed weights still load and train on.
+    let committed = format!("{}/src/tavla/weights/net.bin", env!("CARGO_MANIFEST_DIR"));
+    let output = train(std::path::Path::new(&committed), &out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(Net::from_bytes(&std::fs::read(&out).expect("trained weights")).is_ok());
+    std::fs::remove_dir_all(&dir).ok();
 }

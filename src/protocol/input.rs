@@ -1,12 +1,22 @@
-use std::io::{BufRead, ErrorKind};
+//! Reading a line protocol's input: the line reader every protocol shares (a bound on a
+//! line, bytes that are not UTF-8 replaced), GTP's preprocessing (§3.1), and GTP's stdin
+//! reader thread with the flags it raises for a running search.
+
+use std::io::{self, BufRead, ErrorKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
 /// The longest command line accepted (16 MiB); a longer one is answered with an error
 /// and skipped, so that a runaway client cannot exhaust memory.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// How many command lines the stdin reader queues ahead of the command loop. Past that,
+/// the reader waits for the loop to take one, and a client writing faster than the engine
+/// answers waits on its pipe instead of the engine holding its input in memory (200k lines
+/// sent during one search held 300 MB). No controller sends this many lines ahead.
+pub const INPUT_QUEUE_LINES: usize = 1024;
 
 /// What the reader thread hands to the command loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,13 +133,19 @@ fn interrupts_search(line: &str) -> bool {
     name == Some("stop")
 }
 
-/// Reads `reader` on its own thread and sends each command line down a channel.
-/// The channel closes at end of input, which the command loop treats as `quit`.
+/// Reads `reader` on its own thread and sends each command line down a channel that holds
+/// at most [`INPUT_QUEUE_LINES`]. The channel closes at end of input, which the command
+/// loop treats as `quit`.
+///
+/// The flags a search polls are raised as each line is read, before it waits for room in
+/// the queue: a full queue still shows a line pending, and a `stop` the reader holds while
+/// waiting still interrupts. A `stop` further behind in the input is read when the queue
+/// has room again.
 pub fn spawn_reader<R: BufRead + Send + 'static>(
     reader: R,
     signals: Arc<Signals>,
 ) -> Receiver<Input> {
-    let (sender, receiver) = channel();
+    let (sender, receiver) = sync_channel(INPUT_QUEUE_LINES);
     thread::Builder::new()
         .name("stdin-reader".into())
         .spawn(move || {
@@ -141,25 +157,12 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(
     receiver
 }
 
-fn read_lines<R: BufRead>(mut reader: R, signals: &Signals, sender: &Sender<Input>) {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        let outcome = read_bounded_line(&mut reader, &mut buffer);
-        let input = match outcome {
-            Ok(LineRead::Eof) | Err(_) => return,
-            Ok(LineRead::TooLong) => {
-                let head = String::from_utf8_lossy(&buffer[..buffer.len().min(64)]).into_owned();
-                let id = preprocess(&head).and_then(|line| {
-                    line.split_whitespace()
-                        .next()
-                        .filter(|t| t.bytes().all(|b| b.is_ascii_digit()))
-                        .map(str::to_owned)
-                });
-                Input::TooLong(id)
-            }
-            Ok(LineRead::Line) => {
-                let raw = String::from_utf8_lossy(&buffer);
+fn read_lines<R: BufRead>(reader: R, signals: &Signals, sender: &SyncSender<Input>) {
+    for line in LineReader::new(reader) {
+        let input = match line {
+            Err(_) => return,
+            Ok(RawLine::TooLong(head)) => Input::TooLong(leading_id(&head)),
+            Ok(RawLine::Text(raw)) => {
                 if is_interrupt(&raw) {
                     signals.raise_interrupt();
                     continue;
@@ -170,10 +173,95 @@ fn read_lines<R: BufRead>(mut reader: R, signals: &Signals, sender: &Sender<Inpu
                 }
             }
         };
+        // Raised before the send, which waits while the queue is full.
         signals.line_queued(&input);
         if sender.send(input).is_err() {
             return;
         }
+    }
+}
+
+/// The id at the start of an over-long line, if it held one, so that the error answer
+/// carries it.
+fn leading_id(head: &str) -> Option<String> {
+    preprocess(head).and_then(|line| {
+        line.split_whitespace()
+            .next()
+            .filter(|t| t.bytes().all(|b| b.is_ascii_digit()))
+            .map(str::to_owned)
+    })
+}
+
+/// How many bytes of an over-long line [`LineReader`] keeps to say what it was: enough
+/// for an id or a command name, little enough to quote in an error.
+pub const LINE_HEAD_BYTES: usize = 64;
+
+/// A buffer grown past this by a long line is given back once the line is read, so that
+/// one long line does not keep megabytes for the rest of the session.
+const KEEP_BUFFER_BYTES: usize = 64 * 1024;
+
+/// One line as [`LineReader`] reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RawLine {
+    /// A whole line without its LF; bytes that are not UTF-8 became U+FFFD.
+    Text(String),
+    /// A line over the reader's limit, skipped up to its LF: its first
+    /// [`LINE_HEAD_BYTES`] bytes, decoded the same way, so that the answer can name it.
+    TooLong(String),
+}
+
+/// The one way every line protocol (GTP, UBGI, gnubg's external player socket) reads its
+/// input: at most a limit of bytes a line ([`MAX_LINE_BYTES`] unless told), the rest of an
+/// over-long line discarded up to its LF rather than buffered, bytes that are not UTF-8
+/// replaced rather than fatal. A protocol answers [`RawLine::TooLong`] with its own error
+/// and reads on.
+pub struct LineReader<R> {
+    reader: R,
+    limit: usize,
+    buffer: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader with the limit [`MAX_LINE_BYTES`].
+    pub fn new(reader: R) -> LineReader<R> {
+        LineReader::with_limit(reader, MAX_LINE_BYTES)
+    }
+
+    /// A reader that keeps at most `limit` bytes of a line.
+    pub fn with_limit(reader: R, limit: usize) -> LineReader<R> {
+        LineReader {
+            reader,
+            limit,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The next line, `Ok(None)` at the end of input. A last line without its LF is a line.
+    pub fn read_line(&mut self) -> io::Result<Option<RawLine>> {
+        self.buffer.clear();
+        let outcome = read_bounded_line(&mut self.reader, &mut self.buffer, self.limit)?;
+        let line = match outcome {
+            LineRead::Eof => None,
+            LineRead::Line => Some(RawLine::Text(
+                String::from_utf8_lossy(&self.buffer).into_owned(),
+            )),
+            LineRead::TooLong => {
+                let head = &self.buffer[..self.buffer.len().min(LINE_HEAD_BYTES)];
+                Some(RawLine::TooLong(String::from_utf8_lossy(head).into_owned()))
+            }
+        };
+        if self.buffer.capacity() > KEEP_BUFFER_BYTES {
+            self.buffer = Vec::new();
+        }
+        Ok(line)
+    }
+}
+
+impl<R: BufRead> Iterator for LineReader<R> {
+    type Item = io::Result<RawLine>;
+
+    fn next(&mut self) -> Option<io::Result<RawLine>> {
+        self.read_line().transpose()
     }
 }
 
@@ -183,12 +271,13 @@ enum LineRead {
     Eof,
 }
 
-/// Reads one line into `buffer` (without its LF), keeping at most [`MAX_LINE_BYTES`]
-/// and discarding the rest of an over-long line.
+/// Reads one line into `buffer` (without its LF), keeping at most `limit` bytes and
+/// discarding the rest of an over-long line.
 fn read_bounded_line<R: BufRead>(
     reader: &mut R,
     buffer: &mut Vec<u8>,
-) -> std::io::Result<LineRead> {
+    limit: usize,
+) -> io::Result<LineRead> {
     let mut too_long = false;
     let mut saw_any = false;
     loop {
@@ -209,7 +298,7 @@ fn read_bounded_line<R: BufRead>(
             Some(at) => (at, true),
             None => (chunk.len(), false),
         };
-        let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
+        let room = limit.saturating_sub(buffer.len());
         if taken > room {
             too_long = true;
         }
@@ -267,6 +356,60 @@ mod tests {
                 Input::TooLong(Some("42".into())),
                 Input::Line("name".into())
             ]
+        );
+    }
+
+    fn lines_with_limit(bytes: &[u8], limit: usize) -> Vec<RawLine> {
+        LineReader::with_limit(bytes, limit)
+            .collect::<io::Result<Vec<_>>>()
+            .expect("reading a slice cannot fail")
+    }
+
+    #[test]
+    fn line_reader_keeps_lines_whole_and_replaces_bad_bytes() {
+        let text = |t: &str| RawLine::Text(t.into());
+        assert_eq!(
+            lines_with_limit(b"one\r\n\ntw\xffo\nlast", 16),
+            vec![text("one\r"), text(""), text("tw\u{fffd}o"), text("last")]
+        );
+        assert_eq!(lines_with_limit(b"", 16), vec![]);
+    }
+
+    #[test]
+    fn line_reader_skips_the_rest_of_an_over_long_line() {
+        let text = |t: &str| RawLine::Text(t.into());
+        // Exactly the limit is a line; one byte more is too long, with or without its LF.
+        assert_eq!(
+            lines_with_limit(b"12345678\n123456789\nnext\n123456789", 8),
+            vec![
+                text("12345678"),
+                RawLine::TooLong("12345678".into()),
+                text("next"),
+                RawLine::TooLong("12345678".into()),
+            ]
+        );
+        // The head quoted is at most LINE_HEAD_BYTES, decoded like any line.
+        let mut long = b"\xff".to_vec();
+        long.extend(std::iter::repeat_n(b'x', 500));
+        long.extend_from_slice(b"\nafter");
+        let lines = lines_with_limit(&long, 100);
+        let RawLine::TooLong(head) = &lines[0] else {
+            panic!("{lines:?}")
+        };
+        assert!(head.starts_with('\u{fffd}') && head.chars().count() == LINE_HEAD_BYTES);
+        assert_eq!(lines[1], text("after"));
+    }
+
+    #[test]
+    fn line_reader_never_holds_more_than_its_limit() {
+        let mut bytes = vec![b'x'; 100_000];
+        bytes.extend_from_slice(b"\nnext\n");
+        let mut reader = LineReader::with_limit(bytes.as_slice(), 1000);
+        assert!(matches!(reader.read_line(), Ok(Some(RawLine::TooLong(_)))));
+        assert_eq!(reader.buffer.len(), 1000);
+        assert_eq!(
+            reader.read_line().ok().flatten(),
+            Some(RawLine::Text("next".into()))
         );
     }
 

@@ -2,6 +2,7 @@
 //! player socket.
 
 use std::io::{self, BufReader};
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
@@ -53,6 +54,22 @@ pub struct TavlaArgs {
     /// With --gnubg: plies of gnubg's evaluation for plays and cube decisions.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub gnubg_plies: u8,
+    /// With --gnubg: seconds gnubg may take over one answer (its start-up included) before
+    /// it is taken for hung: the start fails, or the move is answered with an error.
+    // The default is gnubg_adapter::DEFAULT_TIMEOUT (a test keeps the two equal).
+    #[arg(long, default_value = "120", value_parser = parse_seconds)]
+    pub gnubg_timeout: Duration,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(format!("{seconds} s is not a positive time"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|error| format!("{seconds} s: {error}"))
 }
 
 impl TavlaArgs {
@@ -79,6 +96,7 @@ pub fn run(args: TavlaArgs) -> io::Result<()> {
             super::gnubg_adapter::GnubgSettings {
                 program: args.gnubg_path.clone(),
                 plies: args.gnubg_plies,
+                timeout: args.gnubg_timeout,
             },
         )?;
         return protocol::serve(
@@ -101,5 +119,22 @@ pub fn run(args: TavlaArgs) -> io::Result<()> {
             BufReader::new(io::stdin()),
             &mut io::stdout().lock(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gnubg_timeout_is_positive_seconds_and_defaults_to_the_adapters() {
+        assert_eq!(
+            parse_seconds("120"),
+            Ok(super::super::gnubg_adapter::DEFAULT_TIMEOUT)
+        );
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        for bad in ["0", "-1", "NaN", "inf", "soon"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -8,13 +8,15 @@
 //! player is external, ends each line with a NUL after the newline, and puts player 0's
 //! score first unless a double is pending; all three are handled here.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 
 use super::board::Side;
 use super::fibs::parse_fibs;
 use super::game::{MAX_CUBE, Phase, State};
 use super::player::{Level, Player};
+use crate::protocol::{LineReader, MAX_LINE_BYTES, RawLine};
+use crate::text::shorten;
 
 /// The answer to one line from gnubg.
 pub fn reply(line: &str, player: &mut Player) -> String {
@@ -74,28 +76,34 @@ pub fn reply(line: &str, player: &mut Player) -> String {
     }
 }
 
-/// Answers one connection until gnubg closes it.
+/// Answers one connection until gnubg closes it. A line over
+/// [`MAX_LINE_BYTES`] is answered `Error: line too long …` and skipped; bytes that are not
+/// UTF-8 are replaced, so that the board they garble is refused as badly formed.
 pub fn serve_connection(stream: TcpStream, level: Level) -> io::Result<()> {
     let mut player = Player::new(level);
     let mut writer = stream.try_clone()?;
-    let mut reader = BufReader::new(stream);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_matches(|c: char| c == '\0' || c.is_whitespace());
-        if text.is_empty() {
-            continue;
-        }
-        let answer = reply(text, &mut player);
-        tracing::debug!(board = %text, %answer, "external");
+    for line in LineReader::new(BufReader::new(stream)) {
+        let answer = match line? {
+            RawLine::Text(text) => {
+                let text = text.trim_matches(|c: char| c == '\0' || c.is_whitespace());
+                if text.is_empty() {
+                    continue;
+                }
+                let answer = reply(text, &mut player);
+                tracing::debug!(board = %shorten(text), %answer, "external");
+                answer
+            }
+            RawLine::TooLong(_) => {
+                format!(
+                    "Error: line too long (a board line may hold at most {MAX_LINE_BYTES} bytes)"
+                )
+            }
+        };
         writer.write_all(answer.as_bytes())?;
         writer.write_all(b"\n")?;
         writer.flush()?;
     }
+    Ok(())
 }
 
 /// Listens on localhost:`port`, serves the first connection, and returns when gnubg closes

@@ -12,6 +12,7 @@
 use super::board::{Board, CHECKERS, Side};
 use super::dice::Dice;
 use super::game::{Game, MAX_CUBE, Phase};
+use crate::text::shorten;
 
 /// Everything a FIBS board string says, with "you" mapped onto one of our sides.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,7 +120,7 @@ pub fn parse_fibs(text: &str, you: Side) -> Result<FibsBoard, String> {
         fields[index]
             .trim()
             .parse::<i64>()
-            .map_err(|_| format!("field {index} '{}' is not a number", fields[index]))
+            .map_err(|_| format!("field {index} '{}' is not a number", shorten(fields[index])))
     };
     let count = |index: usize| -> Result<u8, String> {
         let n = int(index)?.unsigned_abs();
@@ -132,7 +133,7 @@ pub fn parse_fibs(text: &str, you: Side) -> Result<FibsBoard, String> {
         u32::try_from(int(index)?)
             .ok()
             .filter(|&n| n < 1 << 15)
-            .ok_or_else(|| format!("field {index} '{}' is out of range", fields[index]))
+            .ok_or_else(|| format!("field {index} '{}' is out of range", shorten(fields[index])))
     };
     let opp = you.other();
     let match_length = small(3)?;
@@ -161,7 +162,12 @@ pub fn parse_fibs(text: &str, you: Side) -> Result<FibsBoard, String> {
         u8::try_from(int(index)?)
             .ok()
             .filter(|&d| d <= 6)
-            .ok_or_else(|| format!("field {index}: die '{}' is out of range", fields[index]))
+            .ok_or_else(|| {
+                format!(
+                    "field {index}: die '{}' is out of range",
+                    shorten(fields[index])
+                )
+            })
     };
     let (mine, theirs) = ((die(33)?, die(34)?), (die(35)?, die(36)?));
     // gnubg's reading: the side on roll's pair, else the other pair.

@@ -8,11 +8,15 @@
 //! or its `Proper cube action: …` line. A forced play (one legal play, or none) is made
 //! without asking. Each exchange ends with a command whose stdout echo marks the end of the
 //! answer (`set evaluation cubedecision evaluation plies N` prints "`eval' and `hint' cube
-//! decisions will use N ply evaluation."), so no read waits on a guess.
+//! decisions will use N ply evaluation."), so no read waits on a guess. A gnubg that hangs
+//! must not hang the engine: its output is read on a thread, and each exchange (the
+//! start-up one too) waits at most [`GnubgSettings::timeout`] for the marker.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::time::{Duration, Instant};
 
 use super::board::Side;
 use super::command::{TAVLA_COMMANDS, TavlaCommand};
@@ -20,7 +24,7 @@ use super::engine::{Settings, TavlaEngine};
 use super::game::{Game, Phase};
 use super::ids::{match_id, position_id};
 use super::notation::{format_play, parse_play};
-use crate::protocol::{Command, Engine, GtpError, Session};
+use crate::protocol::{Command, Engine, GtpError, LineReader, RawLine, Session};
 
 /// The line gnubg prints for the end-of-answer marker.
 const MARKER: &str = "cube decisions will use";
@@ -28,12 +32,26 @@ const MARKER: &str = "cube decisions will use";
 /// Where Debian puts gnubg, tried when `gnubg` is not on PATH.
 pub const DEBIAN_GNUBG: &str = "/usr/games/gnubg";
 
-/// Where gnubg is and how deep it looks.
+/// How long gnubg may take over one answer unless told otherwise: far more than a 4-ply
+/// `hint` takes, so that only a gnubg that hangs runs into it.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The longest line of gnubg's kept (a board drawing is under 100 bytes); the rest of a
+/// longer one is dropped.
+const GNUBG_LINE_BYTES: usize = 64 * 1024;
+
+/// The most lines of one answer kept (a `hint` prints a few dozen), and the most lines the
+/// reader thread reads ahead.
+const MAX_ANSWER_LINES: usize = 4096;
+
+/// Where gnubg is, how deep it looks and how long it may take.
 #[derive(Clone, Debug)]
 pub struct GnubgSettings {
     pub program: PathBuf,
     /// Plies of gnubg's evaluation for plays and cube decisions (0 is gnubg's quick net).
     pub plies: u8,
+    /// The longest gnubg may take over one answer, the start-up one included.
+    pub timeout: Duration,
 }
 
 impl Default for GnubgSettings {
@@ -41,6 +59,7 @@ impl Default for GnubgSettings {
         GnubgSettings {
             program: PathBuf::from("gnubg"),
             plies: 0,
+            timeout: DEFAULT_TIMEOUT,
         }
     }
 }
@@ -49,8 +68,14 @@ impl Default for GnubgSettings {
 pub struct Gnubg {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// gnubg's stdout, a line at a time, from the reader thread; closed at its end.
+    lines: Receiver<String>,
     plies: u8,
+    timeout: Duration,
+    program: PathBuf,
+    /// Set when an answer did not come in time: gnubg was stopped, since anything it
+    /// printed later would be taken for the answer to the next question.
+    stalled: bool,
 }
 
 impl Gnubg {
@@ -85,27 +110,51 @@ impl Gnubg {
                 )
             })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
             return Err(io::Error::other("gnubg's pipes are missing"));
         };
+        // Built before the reader thread, so that a failure from here on stops the child
+        // (by Drop).
+        let (sender, lines) = sync_channel(MAX_ANSWER_LINES);
         let mut gnubg = Gnubg {
             child,
             stdin,
-            stdout: BufReader::new(stdout),
+            lines,
             plies: settings.plies,
+            timeout: settings.timeout,
+            program: settings.program.clone(),
+            stalled: false,
         };
+        std::thread::Builder::new()
+            .name("gnubg-reader".into())
+            .spawn(move || read_gnubg(stdout, &sender))?;
         let plies = settings.plies;
-        gnubg.exchange(&[
-            "set display off".to_owned(),
-            "set player 0 human".to_owned(),
-            "set player 1 human".to_owned(),
-            format!("set evaluation chequerplay evaluation plies {plies}"),
-            "new match 1".to_owned(),
-        ])?;
+        gnubg
+            .exchange(&[
+                "set display off".to_owned(),
+                "set player 0 human".to_owned(),
+                "set player 1 human".to_owned(),
+                format!("set evaluation chequerplay evaluation plies {plies}"),
+                "new match 1".to_owned(),
+            ])
+            .map_err(|error| io::Error::new(error.kind(), format!("starting gnubg: {error}")))?;
         Ok(gnubg)
     }
 
     /// Sends `commands` and the marker; returns gnubg's stdout lines up to the marker's.
+    /// Fails when the marker does not come within the timeout (gnubg is then stopped, and
+    /// every later exchange fails at once) or gnubg's output ends.
     pub fn exchange(&mut self, commands: &[String]) -> io::Result<Vec<String>> {
+        if self.stalled {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "gnubg ({}) was stopped after it did not answer in time",
+                    self.program.display()
+                ),
+            ));
+        }
         for command in commands {
             writeln!(self.stdin, "{command}")?;
         }
@@ -115,20 +164,41 @@ impl Gnubg {
             self.plies
         )?;
         self.stdin.flush()?;
+        let deadline = Instant::now() + self.timeout;
         let mut lines = Vec::new();
         loop {
-            let mut line = String::new();
-            if self.stdout.read_line(&mut line)? == 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "gnubg closed its output",
-                ));
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.contains(MARKER) => return Ok(lines),
+                Ok(line) => {
+                    if lines.len() < MAX_ANSWER_LINES {
+                        lines.push(line.trim_end().to_owned());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(self.stall()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "gnubg closed its output",
+                    ));
+                }
             }
-            if line.contains(MARKER) {
-                return Ok(lines);
-            }
-            lines.push(line.trim_end().to_owned());
         }
+    }
+
+    /// Stops a gnubg that did not answer in time; the error says so.
+    fn stall(&mut self) -> io::Error {
+        self.stalled = true;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!(
+                "gnubg ({}) did not answer within {} s (--gnubg-timeout)",
+                self.program.display(),
+                self.timeout.as_secs_f64()
+            ),
+        )
     }
 
     /// gnubg's `hint` for the position `key` (`POSITION_ID:MATCH_ID`).
@@ -139,6 +209,21 @@ impl Gnubg {
             format!("set board {position}"),
             "hint".to_owned(),
         ])
+    }
+}
+
+/// gnubg's stdout, a line at a time (a line bounded, bytes that are not UTF-8 replaced),
+/// until it ends or nobody listens.
+fn read_gnubg(stdout: ChildStdout, sender: &std::sync::mpsc::SyncSender<String>) {
+    let reader = LineReader::with_limit(BufReader::new(stdout), GNUBG_LINE_BYTES);
+    for line in reader {
+        let text = match line {
+            Ok(RawLine::Text(text) | RawLine::TooLong(text)) => text,
+            Err(_) => return,
+        };
+        if sender.send(text).is_err() {
+            return;
+        }
     }
 }
 

@@ -28,6 +28,11 @@ pub type Probs = [f32; OUTPUTS];
 /// The header of a weights file: magic, then inputs, hidden and outputs as u32 LE.
 const MAGIC: &[u8; 4] = b"HTN1";
 
+/// The largest weight a file may hold. Trained weights stay in single digits (the built-in
+/// ones within ±6.5); one past this saturates every sigmoid it feeds, so it can only come
+/// from a broken or hostile file.
+pub const MAX_WEIGHT: f32 = 1000.0;
+
 /// The non-zero inputs of a position.
 #[derive(Clone, Debug)]
 pub struct Inputs {
@@ -372,10 +377,34 @@ impl Net {
             .chain(&mut net.b1)
             .chain(net.w2.iter_mut().flatten())
             .chain(&mut net.b2);
-        for (slot, value) in slots.zip(&mut values) {
+        for (index, (slot, value)) in slots.zip(&mut values).enumerate() {
+            if !value.is_finite() || value.abs() > MAX_WEIGHT {
+                return Err(format!(
+                    "weight {index} ({}) is {value}: every weight must be a finite number \
+                     within ±{MAX_WEIGHT}",
+                    weight_name(index)
+                ));
+            }
             *slot = value;
         }
         Ok(net)
+    }
+}
+
+/// Where the `index`th weight of a file sits, in the order [`Net::to_bytes`] writes them.
+fn weight_name(index: usize) -> String {
+    let b1_at = INPUTS * HIDDEN;
+    let w2_at = b1_at + HIDDEN;
+    let b2_at = w2_at + OUTPUTS * HIDDEN;
+    if index < b1_at {
+        format!("w1, input {} to hidden {}", index / HIDDEN, index % HIDDEN)
+    } else if index < w2_at {
+        format!("b1, hidden {}", index - b1_at)
+    } else if index < b2_at {
+        let at = index - w2_at;
+        format!("w2, hidden {} to output {}", at % HIDDEN, at / HIDDEN)
+    } else {
+        format!("b2, output {}", index - b2_at)
     }
 }
 
@@ -426,6 +455,30 @@ mod tests {
         assert_eq!(Net::from_bytes(&bytes).expect("parse"), net);
         assert!(Net::from_bytes(&bytes[..100]).is_err());
         assert!(bytes.len() < 200_000);
+    }
+
+    #[test]
+    fn weights_that_are_not_finite_or_sane_are_refused_by_name() {
+        let bytes = Net::random(3).to_bytes();
+        let with = |index: usize, value: f32| {
+            let mut bad = bytes.clone();
+            bad[16 + 4 * index..20 + 4 * index].copy_from_slice(&value.to_le_bytes());
+            Net::from_bytes(&bad).map(|_| ())
+        };
+        let refused = |index: usize, value: f32| with(index, value).expect_err("refused");
+        assert!(
+            refused(5, f32::NAN).starts_with("weight 5 (w1, input 0 to hidden 5) is NaN"),
+            "{}",
+            refused(5, f32::NAN)
+        );
+        let b1 = INPUTS * HIDDEN;
+        let infinite = refused(b1 + 2, f32::INFINITY);
+        assert!(infinite.starts_with(&format!("weight {} (b1, hidden 2) is inf", b1 + 2)));
+        let w2 = b1 + HIDDEN;
+        assert!(refused(w2 + HIDDEN + 3, -1e30).contains("(w2, hidden 3 to output 1)"));
+        assert!(refused(w2 + OUTPUTS * HIDDEN + 4, 1001.0).contains("(b2, output 4) is 1001"));
+        assert_eq!(with(7, MAX_WEIGHT), Ok(()));
+        assert_eq!(with(7, -MAX_WEIGHT), Ok(()));
     }
 
     #[test]

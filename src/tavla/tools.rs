@@ -118,9 +118,12 @@ fn run_choose(args: &ChooseArgs) -> io::Result<()> {
     Ok(())
 }
 
+/// Reads a weights file, refusing one that is not whole or holds a weight that is not sane
+/// ([`Net::from_bytes`]); the error names the file.
 fn load(path: &PathBuf) -> io::Result<Net> {
-    let bytes = std::fs::read(path)?;
-    Net::from_bytes(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    let named = |e: String| format!("{}: {e}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| io::Error::new(e.kind(), named(e.to_string())))?;
+    Net::from_bytes(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, named(e)))
 }
 
 pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {

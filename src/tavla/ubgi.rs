@@ -12,6 +12,8 @@ use super::dice::Dice;
 use super::game::{MAX_CUBE, Phase, State};
 use super::ids::{MatchKey, parse_match_id, parse_position_id};
 use super::player::{Level, Player};
+use crate::protocol::{LineReader, RawLine};
+use crate::text::shorten;
 
 /// The side on roll in our frame (UBGI's `p0`).
 const P0: Side = Side::White;
@@ -107,7 +109,7 @@ impl Session {
             "dice" => self.set_dice(&words),
             "go" => vec![self.go(&words)],
             "stop" => Vec::new(),
-            _ => error("unknown_command", name),
+            _ => error("unknown_command", &shorten(name)),
         })
     }
 
@@ -345,20 +347,24 @@ impl Session {
     }
 }
 
-/// Serves UBGI on `input`/`output` until `quit` or end of input.
+/// Serves UBGI on `input`/`output` until `quit` or end of input. A line over
+/// [`MAX_LINE_BYTES`](crate::protocol::MAX_LINE_BYTES) is answered
+/// `error bad_argument line_too_long` and skipped; bytes that are not UTF-8 are replaced
+/// (the command they garble is then refused like any other); neither changes the context.
 pub fn serve<R: BufRead, W: Write>(level: Level, input: R, output: &mut W) -> io::Result<()> {
     let mut session = Session::new(level);
-    for line in input.lines() {
-        let line = line?;
-        match session.handle(line.trim()) {
-            Some(replies) => {
-                for reply in replies {
-                    writeln!(output, "{reply}")?;
-                }
-                output.flush()?;
-            }
-            None => break,
+    for line in LineReader::new(input) {
+        let replies = match line? {
+            RawLine::Text(text) => match session.handle(text.trim()) {
+                Some(replies) => replies,
+                None => break,
+            },
+            RawLine::TooLong(_) => error("bad_argument", "line_too_long"),
+        };
+        for reply in replies {
+            writeln!(output, "{reply}")?;
         }
+        output.flush()?;
     }
     Ok(())
 }

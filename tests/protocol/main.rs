@@ -1,4 +1,6 @@
 //! The protocol core's tests: the GTP framing every game shares, served with a small test
-//! engine. The contract that every real engine keeps is `tests/contract/`.
+//! engine, and the reader's bounded read-ahead. The contract that every real engine keeps is
+//! `tests/contract/`.
 
 mod gtp;
+mod read_ahead;

@@ -1,7 +1,9 @@
 //! The Tavla (backgammon) engine's tests: the rule book, invariants over random matches,
-//! arena records replayed, and GTP transcripts. Tests against gnubg are in `tests/interop/`.
+//! arena records replayed, GTP transcripts, and hostile input (UBGI, the external player
+//! socket, a hung gnubg, bad weights). Tests against a real gnubg are in `tests/interop/`.
 
 mod gtp;
+mod hostile;
 mod invariants;
 mod replay;
 mod rules;

@@ -5,6 +5,8 @@ use std::process::{Command, Output};
 
 use hamle::arena::bots::{BotError, BotRegistry};
 
+use crate::support::peers::require_python3;
+
 const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
 
 fn scratch(name: &str) -> PathBuf {
@@ -78,6 +80,7 @@ fn verdicts_and_exit_codes_follow_gogui_regress() {
     assert!(stdout.contains("total: 4/7 passed"), "{stdout}");
 
     // The engine dies at the first genmove: exit 2, and the next file still runs.
+    require_python3();
     let crash = dir.join("crash.tst");
     std::fs::write(&crash, "1 genmove b\n#? [.*]\n2 get_komi\n#? [.*]\n").expect("write");
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");

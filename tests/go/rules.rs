@@ -1,6 +1,6 @@
 //! Rule fixtures for Go: captures, suicide, ko and superko, tiny and huge boards,
 //! handicap placement and scoring, each checked against the rule book
-//! (`/work/shared/RULES.md`) and the named rule sets.
+//! (`../shared/RULES.md`) and the named rule sets.
 
 use hamle::go::board::Board;
 use hamle::go::game::{Game, HandicapError, IllegalMove, SetupError, fixed_handicap_vertices};
@@ -175,10 +175,7 @@ fn multi_stone_suicide_by_rule_set() {
                 Err(IllegalMove::Suicide)
             );
             let before = game.clone();
-            assert_eq!(
-                game.play(Color::Black, at("B1")),
-                Err(IllegalMove::Suicide)
-            );
+            assert_eq!(game.play(Color::Black, at("B1")), Err(IllegalMove::Suicide));
             assert_eq!(game, before, "an illegal move changes nothing");
             continue;
         }
@@ -350,10 +347,7 @@ fn superko_reports_plain_ko_as_ko() {
     for rules in [RuleSet::Chinese, RuleSet::Aga, RuleSet::TrompTaylor] {
         let mut game = position(rules, KO);
         play_all(&mut game, "B C3");
-        assert_eq!(
-            game.legality(Color::White, at("B3")),
-            Err(IllegalMove::Ko)
-        );
+        assert_eq!(game.legality(Color::White, at("B3")), Err(IllegalMove::Ko));
     }
 }
 

@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::arena::{HAMLE, hamle_match, scratch};
+use crate::support::peers::require_python3;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py")
@@ -20,6 +21,7 @@ fn instant_bot(dir: &Path, name: &str) {
 }
 
 fn broken_bot(dir: &Path, name: &str, mode: &str, k: u32) {
+    require_python3();
     let marker = dir.join(format!("{name}.marker"));
     let text = format!(
         "name = \"{name}\"\ngame = \"go\"\ncommand = [\"python3\", {:?}, \"{mode}\", \"{k}\", \"--marker\", {:?}, \"--\", {HAMLE:?}, \"go\", \"--rules\", \"chinese\", \"--playouts\", \"10\"]\n",
@@ -34,6 +36,14 @@ fn results(out: &Path) -> Vec<String> {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     lines.sort_by_key(|line| game_number(line));
     lines
+}
+
+/// Games recorded whole: a torn last line is not one.
+fn recorded(out: &Path) -> usize {
+    results(out)
+        .iter()
+        .filter(|line| line.contains("\treason="))
+        .count()
 }
 
 fn game_number(line: &str) -> usize {
@@ -80,12 +90,10 @@ fn resume_after_sigkill_equals_an_uninterrupted_run() {
         "2",
         "--quiet",
     ];
-    let started = Instant::now();
     let output = hamle_match(
         &dir,
         &[&common[..], &["--out", whole.to_str().expect("utf-8")]].concat(),
     );
-    let uninterrupted = started.elapsed();
     assert!(
         output.status.success(),
         "{}",
@@ -104,7 +112,12 @@ fn resume_after_sigkill_equals_an_uninterrupted_run() {
     let out_args = ["--out", interrupted.to_str().expect("utf-8")];
     let mut kills_mid_run = 0;
     let mut torn = false;
+    // Each round kills the run at a point of its own progress, not of the clock, so a slow
+    // or loaded machine kills at the same places as a fast one: the first as soon as the
+    // match's settings are written, the others once one or two more games are recorded.
+    // Every round after the first records a game, so twelve rounds finish the match.
     for round in 0..12u32 {
+        let done_before = recorded(&interrupted);
         let mut args: Vec<&str> = [&common[..], &out_args[..]].concat();
         if interrupted.join("match.txt").exists() {
             args.push("--resume");
@@ -118,17 +131,22 @@ fn resume_after_sigkill_equals_an_uninterrupted_run() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("start hamle match");
-        // Kill at varying points of the run, from its start to well into it.
-        let fraction = 0.1 + 0.15 * f64::from(round % 5);
-        std::thread::sleep(
-            uninterrupted
-                .mul_f64(fraction)
-                .max(Duration::from_millis(5)),
-        );
-        let finished = child.try_wait().expect("poll").is_some();
+        let target = (done_before + 1 + (round % 2) as usize).min(12);
+        let reached = || match round {
+            0 => interrupted.join("match.txt").exists(),
+            _ => recorded(&interrupted) >= target,
+        };
+        let mut finished = false;
+        while !reached() {
+            if child.try_wait().expect("poll").is_some() {
+                finished = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        let done = results(&interrupted).len();
+        let done = recorded(&interrupted);
         if !finished && done < 12 {
             kills_mid_run += 1;
         }
@@ -182,7 +200,7 @@ fn broken_engines_lose_by_the_policy_and_the_run_completes() {
         ("hanger", "hang", 3, "timeout of hanger"),
         ("babbler", "garbage", 3, "garbage of babbler"),
         ("cheater", "illegal", 3, "illegal move by cheater"),
-        ("sleeper", "slow-start", 80, "timeout of sleeper"),
+        ("sleeper", "slow-start", 300, "timeout of sleeper"),
     ];
     for (name, mode, k, _) in cases {
         broken_bot(&dir, name, mode, k);
@@ -200,10 +218,12 @@ fn broken_engines_lose_by_the_policy_and_the_run_completes() {
                 "5",
                 "--concurrency",
                 "2",
+                // Far beyond what the good engine and the python wrapper need on a
+                // loaded machine (milliseconds), far below the hang and the 30 s sleep.
                 "--move-timeout",
-                "2",
+                "5",
                 "--start-timeout",
-                "3",
+                "10",
                 "--out",
                 out.to_str().expect("utf-8"),
             ],

@@ -1,9 +1,12 @@
-//! `hamle regress` end to end, and the bot definitions shipped in `bots/`.
+//! `hamle regress` end to end, the project's own regression suite and Go records
+//! (`tests/data/regress/`, `tests/data/sgf/`), and the bot definitions shipped in `bots/`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use hamle::arena::bots::{BotError, BotRegistry};
+
+use crate::support::peers::require_python3;
 
 const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
 
@@ -17,8 +20,10 @@ fn scratch(name: &str) -> PathBuf {
 fn regress(program: &str, files: &[&Path]) -> Output {
     Command::new(HAMLE)
         .arg("regress")
+        // Far beyond what an answer takes on a loaded machine (the python wrapper starts in
+        // well under a second), short enough for the hang case to end soon.
         .arg("--timeout")
-        .arg("5")
+        .arg("10")
         .arg(program)
         .args(files)
         .output()
@@ -78,6 +83,7 @@ fn verdicts_and_exit_codes_follow_gogui_regress() {
     assert!(stdout.contains("total: 4/7 passed"), "{stdout}");
 
     // The engine dies at the first genmove: exit 2, and the next file still runs.
+    require_python3();
     let crash = dir.join("crash.tst");
     std::fs::write(&crash, "1 genmove b\n#? [.*]\n2 get_komi\n#? [.*]\n").expect("write");
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
@@ -100,7 +106,7 @@ fn verdicts_and_exit_codes_follow_gogui_regress() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(2), "{stdout}");
     assert!(
-        stdout.contains("no answer to 'genmove b' within 5.0 s"),
+        stdout.contains("no answer to 'genmove b' within 10.0 s"),
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -249,6 +255,115 @@ fn abalone_tuning_bots_hand_their_weights_to_the_engine() {
         assert!(
             text.contains(&format!("weights {weights}")),
             "{name}: {text}"
+        );
+    }
+}
+
+/// The project's own data: `tests/data/`, beside the manifest.
+fn data_dir(folder: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(folder)
+}
+
+/// The files of `folder` ending in `.extension`, sorted.
+fn data_files(folder: &str, extension: &str) -> Vec<PathBuf> {
+    let dir = data_dir(folder);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
+        .collect();
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no .{extension} files in {}",
+        dir.display()
+    );
+    files
+}
+
+#[test]
+fn the_projects_regression_suite_passes_with_the_shipped_go_bot() {
+    // As README.md runs it, from the checkout: the bot comes from bots/, the files are
+    // named relative to the checkout.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<PathBuf> = data_files("regress", "tst")
+        .iter()
+        .map(|path| path.strip_prefix(root).unwrap_or(path).to_owned())
+        .collect();
+    let output = Command::new(HAMLE)
+        .current_dir(root)
+        .arg("regress")
+        .arg("hamle-go-1000")
+        .args(&files)
+        .output()
+        .expect("run hamle regress");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let mut expected: Vec<String> = Vec::new();
+    let passed = |file: &str, numbers: &[u32]| -> Vec<String> {
+        numbers
+            .iter()
+            .map(|n| format!("{file} {n} passed"))
+            .collect()
+    };
+    expected.extend(passed(
+        "records.tst",
+        &[101, 102, 103, 201, 202, 203, 204, 205, 206],
+    ));
+    // Marked as GNU Go's known failures (territory counting): hamle counts the area.
+    expected.extend([
+        "records.tst 301 PASSED".to_owned(),
+        "records.tst 302 PASSED".to_owned(),
+    ]);
+    expected.extend(passed("rules.tst", &(1..=14).collect::<Vec<u32>>()));
+    expected.extend(passed("tactics.tst", &[101, 102, 201]));
+    for line in &expected {
+        assert!(
+            stdout.lines().any(|l| l == line),
+            "missing '{line}' in:\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("total: 28/28 passed (26 passed, 0 failed, 2 PASSED, 0 FAILED) in 3 files"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_projects_go_records_read_back_replay_and_round_trip() {
+    use hamle::go::rules::{RuleSet, Rules};
+    use hamle::go::sgf::{self, GoRecord};
+    for path in data_files("sgf", "sgf") {
+        let name = path.display();
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let trees = sgf::parse_collection(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let again = sgf::parse_collection(&sgf::write_collection(&trees))
+            .unwrap_or_else(|e| panic!("{name}: written tree does not parse: {e}"));
+        assert_eq!(again, trees, "{name}: tree changed on a round trip");
+        let record = GoRecord::from_sgf(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            GoRecord::from_sgf(&record.to_sgf()).as_ref(),
+            Ok(&record),
+            "{name}: record changed on a round trip"
+        );
+        assert_eq!(record.rule_set(), Some(RuleSet::Chinese), "{name}");
+        // Every move legal, the game over by two passes, and the result the area count.
+        let game = record
+            .replay(Rules::from(RuleSet::Chinese), 7.5, None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            game.move_count() > 50,
+            "{name}: {} moves",
+            game.move_count()
+        );
+        assert!(game.is_over(), "{name}: the game did not end");
+        assert_eq!(
+            Some(game.tromp_taylor_score().result().to_string()),
+            record.result,
+            "{name}"
         );
     }
 }

@@ -1,5 +1,5 @@
 //! `hamle match` for Tavla: short N-point matches between our engines (and against gnubg
-//! through `hamle tavla --gnubg` when gnubg is installed). Every game finishes, results add
+//! through `hamle tavla --gnubg`; without gnubg that test fails saying how to install it). Every game finishes, results add
 //! up, the two games of a pair roll the same dice (read back from the `.mat` records), the
 //! same seed gives the same games, illegal answers and crashes cost the game, and gnubg
 //! imports our records with the same score.
@@ -10,7 +10,7 @@ use hamle::arena::store::Winner;
 
 use crate::support;
 use crate::support::arena::{hamle_match, ok, record, scratch, sorted_results};
-use crate::support::peers::{gnubg, gnubg_missing};
+use crate::support::peers::{gnubg, require_gnubg};
 
 /// A Tavla bot run as `command`.
 fn bot(dir: &Path, name: &str, command: &[&str]) {
@@ -226,9 +226,7 @@ fn cubeless_money_games_and_bad_answers() {
 
 #[test]
 fn gnubg_plays_through_the_adapter_and_imports_the_records() {
-    if gnubg_missing() {
-        return;
-    }
+    require_gnubg();
     let dir = scratch("tavla", "gnubg");
     bot(&dir, "greedy", &["hamle", "tavla", "--level", "greedy"]);
     let gnubg_bot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots/gnubg-0ply.toml");

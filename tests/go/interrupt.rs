@@ -1,7 +1,9 @@
 //! Input that must reach a running search (GoGui's `# interrupt`, `stop`) and input that
 //! must not cut it short (`quit`, end of input).
 //! The search budgets here would take hours, and the ponders minutes; each test passes
-//! only if the input stopped them.
+//! only if the input stopped them. The short sleeps only make a line likely to land in the
+//! middle of a search; where it lands earlier the verdict is the same (a queued `stop` or
+//! line ends the search it follows), so no verdict depends on the machine's speed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -65,13 +67,32 @@ fn next_response(lines: &mpsc::Receiver<String>) -> String {
 
 #[test]
 fn gogui_interrupt_ends_genmove_with_a_move() {
-    let mut child = start();
+    // An interrupt that arrived before the search began would be dropped with the line
+    // before it, so the test waits for proof that the search runs: the live graphics it
+    // draws on stderr, however long a loaded machine takes to get there.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--live-gfx", "--playouts", ENDLESS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hamle");
     let lines = lines_of(&mut child);
+    let (gfx_sender, gfx) = mpsc::channel();
+    let stderr = child.stderr.take().expect("stderr");
+    thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.starts_with("gogui-gfx:") && gfx_sender.send(()).is_err() {
+                return;
+            }
+        }
+    });
     let mut stdin = child.stdin.take().expect("stdin");
     writeln!(stdin, "boardsize 9\n1 genmove b").expect("write");
     stdin.flush().expect("flush");
     assert_eq!(next_response(&lines), "= ");
-    thread::sleep(Duration::from_millis(300));
+    gfx.recv_timeout(PATIENCE)
+        .expect("live graphics of the running search");
     writeln!(stdin, "# interrupt").expect("write");
     stdin.flush().expect("flush");
     let answer = next_response(&lines);

@@ -1,6 +1,6 @@
 //! Rule fixtures for Go: captures, suicide, ko and superko, tiny and huge boards,
 //! handicap placement and scoring, each checked against the rule book
-//! (`/work/shared/RULES.md`) and the named rule sets.
+//! (`../shared/RULES.md`) and the named rule sets.
 
 use hamle::go::board::Board;
 use hamle::go::game::{Game, HandicapError, IllegalMove, SetupError, fixed_handicap_vertices};

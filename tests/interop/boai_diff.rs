@@ -13,7 +13,11 @@ fn same_legal_moves_as_abalone_boai() {
     let positions = support::abalone::random_positions(0xB0A1, 20, 1000);
     assert!(positions.len() >= 2000, "{} positions", positions.len());
     let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
-    let answers = support::peers::python_fixture("abalone_boai_moves.py", input, "abalone-boai");
+    let answers = support::peers::python_fixture(
+        "abalone_boai_moves.py",
+        input,
+        &support::peers::ABALONE_BOAI,
+    );
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), positions.len());
     let mut pushes = 0;

@@ -15,7 +15,8 @@ fn same_legal_plays_as_gnubg() {
     cases.extend(support::tavla::scattered(0xBA5E, 6000));
     assert!(cases.len() >= 10_000, "{} positions", cases.len());
     let input = support::tavla::gnubg_input(&cases);
-    let answers = support::peers::python_fixture("gnubg_moves.py", input, "gnubg-nn");
+    let answers =
+        support::peers::python_fixture("gnubg_moves.py", input, &support::peers::GNUBG_NN);
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());
     let (mut plays, mut blocked, mut partial) = (0usize, 0usize, 0usize);

@@ -1,6 +1,6 @@
 //! Interop with GNU Backgammon 1.07 (`/usr/games/gnubg`, Debian's `gnubg`): gnubg imports
 //! our `.mat` record with the same final score, and plays a whole match against our
-//! external-player socket. Skipped, with a note, when gnubg is not installed.
+//! external-player socket. Without gnubg they fail, saying how to install it.
 
 use std::io::Cursor;
 use std::net::TcpListener;
@@ -9,7 +9,7 @@ use hamle::protocol::serve;
 use hamle::tavla::engine::{Settings, TavlaEngine};
 use hamle::tavla::player::Level;
 
-use crate::support::peers::{gnubg, gnubg_missing};
+use crate::support::peers::{gnubg, require_gnubg};
 
 /// A match of the engine against itself; `openings[i]` is sent first in game i (cube actions).
 fn self_play_match(seed: u64, length: u32, openings: &[&str]) -> TavlaEngine {
@@ -35,9 +35,7 @@ fn self_play_match(seed: u64, length: u32, openings: &[&str]) -> TavlaEngine {
 
 #[test]
 fn gnubg_imports_our_mat_record_with_the_same_score() {
-    if gnubg_missing() {
-        return;
-    }
+    require_gnubg();
     let cube = [
         "genmove\ndouble\ndrop\n",
         "genmove\ngenmove\ndouble\ntake\n",
@@ -69,9 +67,7 @@ fn gnubg_imports_our_mat_record_with_the_same_score() {
 
 #[test]
 fn gnubg_plays_a_match_against_our_external_player() {
-    if gnubg_missing() {
-        return;
-    }
+    require_gnubg();
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
     let port = listener.local_addr().unwrap().port();
     let server = std::thread::spawn(move || {

@@ -15,7 +15,8 @@ fn same_plays_as_gnubg_pubeval() {
     cases.truncate(3000);
     cases.extend(support::tavla::scattered(0x9EB2, 1000));
     let input = support::tavla::gnubg_input(&cases);
-    let answers = support::peers::python_fixture("gnubg_pubeval.py", input, "gnubg-nn");
+    let answers =
+        support::peers::python_fixture("gnubg_pubeval.py", input, &support::peers::GNUBG_NN);
     let lines: Vec<&str> = answers.lines().collect();
     assert_eq!(lines.len(), cases.len());
     let (mut choices, mut same) = (0usize, 0usize);

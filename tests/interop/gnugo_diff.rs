@@ -10,7 +10,7 @@
 //!
 //! `HAMLE_DIFF_GAMES` sets the games per variant on 5×5, 7×7 and 9×9 (half as many
 //! on 13×13, a quarter on 19×19; default 100);
-//! `HAMLE_GNUGO` the GNU Go binary (default `/usr/games/gnugo`).
+//! `HAMLE_GNUGO` the GNU Go binary (default: where Debian's `gnugo` package puts it).
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
@@ -24,6 +24,8 @@ use hamle::go::{Color, MoveVertex, Vertex};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+use crate::support::peers::{GNUGO, require_file};
 
 const SIZES: [usize; 5] = [5, 7, 9, 13, 19];
 const DEFAULT_GAMES: usize = 100;
@@ -42,7 +44,7 @@ fn games_per_size(size: usize) -> usize {
 }
 
 fn gnugo_path() -> String {
-    std::env::var("HAMLE_GNUGO").unwrap_or_else(|_| "/usr/games/gnugo".to_owned())
+    std::env::var("HAMLE_GNUGO").unwrap_or_else(|_| GNUGO.to_owned())
 }
 
 /// A GNU Go process in GTP mode.
@@ -55,6 +57,11 @@ struct GnuGo {
 impl GnuGo {
     fn start(options: &[&str]) -> GnuGo {
         let path = gnugo_path();
+        require_file(
+            &path,
+            "GNU Go",
+            "apt-get install -y gnugo, or point HAMLE_GNUGO at the binary",
+        );
         let mut child = Command::new(&path)
             .args(["--mode", "gtp"])
             .args(options)
@@ -62,12 +69,7 @@ impl GnuGo {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot run GNU Go at {path} ({e}): this test needs it; install it with \
-                     `apt-get install gnugo` (or point HAMLE_GNUGO at the binary)"
-                )
-            });
+            .unwrap_or_else(|e| panic!("cannot run GNU Go at {path}: {e}"));
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         GnuGo {

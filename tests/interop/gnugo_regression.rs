@@ -3,6 +3,8 @@
 //! `hamle regress` runs): every command must get a well-formed answer in time and every
 //! `loadsgf` must load. The pass counts are printed (`cargo test --release --test
 //! interop gnugo_regression -- --nocapture`); they measure strength, which tests do not assert.
+//! The suites are GNU Go's, not the project's: without them the test passes with a note
+//! (the project's own suite, `tests/data/regress/`, runs in `tests/arena/regress.rs`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -10,18 +12,7 @@ use std::time::Duration;
 use hamle::arena::bots::{Bot, GameKind};
 use hamle::arena::regress::{Regress, Verdict};
 
-fn suite_dir() -> PathBuf {
-    let candidates = [
-        std::env::var_os("HAMLE_GNUGO_REGRESSION").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/gnugo-regression")),
-        Some(PathBuf::from("/work/shared/gnugo-regression")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|dir| dir.join("tiny.tst").is_file())
-        .expect("GNU Go's regression suites not found: set HAMLE_GNUGO_REGRESSION to the folder holding tiny.tst")
-}
+use crate::support::peers::gnugo_regression_data;
 
 fn suites(dir: &Path) -> Vec<PathBuf> {
     let mut suites: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -35,7 +26,9 @@ fn suites(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn gnugo_regression_suites_run() {
-    let dir = suite_dir();
+    let Some(dir) = gnugo_regression_data("gnugo_regression_suites_run") else {
+        return;
+    };
     let playouts = std::env::var("HAMLE_REGRESS_PLAYOUTS").unwrap_or_else(|_| "1000".into());
     let line = format!("hamle go --rules japanese --playouts {playouts} --seed 1");
     let bot = Bot::from_command_line(&line, GameKind::Go).expect("a valid command line");

@@ -4,19 +4,18 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::support::peers::require_sabaki_client;
+
 #[test]
 fn sabaki_client_drives_the_go_engine() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sabaki");
-    assert!(
-        dir.join("node_modules/@sabaki/gtp").is_dir(),
-        "Sabaki's client is not installed: run `npm ci` in tests/sabaki (.ci/run does)"
-    );
+    require_sabaki_client(&dir);
     let output = Command::new("node")
         .arg(dir.join("drive.mjs"))
         .arg(env!("CARGO_BIN_EXE_hamle"))
         .current_dir(&dir)
         .output()
-        .expect("node must be installed to run Sabaki's client");
+        .unwrap_or_else(|e| panic!("cannot run node: {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

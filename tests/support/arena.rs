@@ -29,8 +29,9 @@ pub fn bot(dir: &Path, name: &str, game: &str, command: &[&str]) {
 }
 
 /// A bot whose engine (`hamle ENGINE…`) is wrapped in `tests/fixtures/broken_engine.py`,
-/// misbehaving as `mode` says at its `k`-th move.
+/// misbehaving as `mode` says at its `k`-th move. Fails the test when python3 is missing.
 pub fn broken(dir: &Path, name: &str, game: &str, mode: &str, k: u32, engine: &[&str]) {
+    super::peers::require_python3();
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken_engine.py");
     let mut command = vec![
         "python3".to_owned(),

@@ -1,5 +1,8 @@
-//! Test helpers over the arena's GTP controller (`hamle::arena::gtp`): every read has a
-//! timeout and every response's framing is checked there; here a fault fails the test.
+//! The outside programs the tests talk to. Each has a `require_*` check that fails the test
+//! with one line, `<peer> is missing: <install command> (.ci/run installs it)`, before
+//! anything is sent to it ([`peer_missing`]). GTP peers are driven through the arena's
+//! controller (`hamle::arena::gtp`): every read has a timeout and every response's framing is
+//! checked there; here a fault fails the test.
 
 #![allow(dead_code)]
 
@@ -8,17 +11,103 @@ use std::time::Duration;
 
 use hamle::arena::gtp::{BlockingEngine, Launch};
 
+/// Where Debian's `gnugo` package puts GNU Go.
 pub const GNUGO: &str = "/usr/games/gnugo";
+
+/// Where Debian's `gnubg` package puts GNU Backgammon 1.07.
+pub const GNUBG: &str = "/usr/games/gnubg";
 
 /// Long enough for any genmove the tests ask for; short enough that a hung engine fails.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Fails the test with an actionable message when GNU Go is missing.
+/// Fails the test because a peer it talks to is not installed, in the one format every
+/// missing-peer check of the suite uses: `<peer> is missing: <install> (.ci/run installs it)`.
+/// A missing peer is a failure, never a skip: CI installs every peer, so a test that passes
+/// without its peer would hide a broken CI.
+pub fn peer_missing(peer: &str, install: &str) -> ! {
+    panic!("{peer} is missing: {install} (.ci/run installs it)")
+}
+
+/// Fails the test unless `path` exists, naming `peer` and how to install it.
+pub fn require_file(path: &str, peer: &str, install: &str) {
+    if !Path::new(path).exists() {
+        peer_missing(&format!("{peer} ({path})"), install);
+    }
+}
+
+/// Fails the test unless GNU Go is installed.
 pub fn require_gnugo() {
-    assert!(
-        Path::new(GNUGO).exists(),
-        "GNU Go is not installed: run `apt-get install -y gnugo` (.ci/run does)"
-    );
+    require_file(GNUGO, "GNU Go", "apt-get install -y gnugo");
+}
+
+/// Fails the test unless GNU Backgammon is installed.
+pub fn require_gnubg() {
+    require_file(GNUBG, "GNU Backgammon", "apt-get install -y gnubg");
+}
+
+/// True when `program ARGS…` starts and exits with success (output discarded).
+fn runs(program: &str, args: &[&str]) -> bool {
+    std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// Fails the test unless `python3` runs: the fixtures in `tests/fixtures/` need it.
+pub fn require_python3() {
+    if !runs("python3", &["--version"]) {
+        peer_missing("python3", "apt-get install -y python3");
+    }
+}
+
+/// A PyPI package a python fixture imports.
+pub struct PythonPackage {
+    /// The name `pip install` takes.
+    pub pypi: &'static str,
+    /// A module the fixture imports, which exists once the package is installed.
+    pub module: &'static str,
+}
+
+/// An independent Abalone move generator, for `tests/interop/boai_diff.rs`.
+pub const ABALONE_BOAI: PythonPackage = PythonPackage {
+    pypi: "abalone-boai",
+    module: "abalone.game",
+};
+
+/// gnubg's own move generator and evaluators, for `tests/interop/gnubg_*.rs`.
+pub const GNUBG_NN: PythonPackage = PythonPackage {
+    pypi: "gnubg-nn",
+    module: "gnubg_nn",
+};
+
+/// Fails the test unless python3 can import `package`.
+pub fn require_python_package(package: &PythonPackage) {
+    require_python3();
+    if !runs("python3", &["-c", &format!("import {}", package.module)]) {
+        peer_missing(
+            &format!(
+                "the python package {} (module {})",
+                package.pypi, package.module
+            ),
+            &format!("python3 -m pip install {}", package.pypi),
+        );
+    }
+}
+
+/// Fails the test unless Node.js and Sabaki's GTP client (`npm ci` in `dir`) are there.
+pub fn require_sabaki_client(dir: &Path) {
+    if !runs("node", &["--version"]) {
+        peer_missing("Node.js", "apt-get install -y nodejs npm");
+    }
+    if !dir.join("node_modules/@sabaki/gtp").is_dir() {
+        peer_missing(
+            "Sabaki's GTP client (@sabaki/gtp)",
+            "cd tests/sabaki && npm ci",
+        );
+    }
 }
 
 pub struct GtpProcess {
@@ -58,11 +147,12 @@ impl GtpProcess {
 }
 
 /// Runs `tests/fixtures/SCRIPT` under python3 with `input` on its stdin and returns what it
-/// printed; `package` is the PyPI package the script needs (`.ci/run` installs it), named
-/// when the script fails.
-pub fn python_fixture(script: &str, input: String, package: &str) -> String {
+/// printed; `package` is the PyPI package the script imports, checked before the script
+/// starts so that a missing one fails with its install line.
+pub fn python_fixture(script: &str, input: String, package: &PythonPackage) -> String {
     use std::io::Write;
     use std::process::{Command, Stdio};
+    require_python_package(package);
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(script);
@@ -72,35 +162,29 @@ pub fn python_fixture(script: &str, input: String, package: &str) -> String {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("python3 must be installed (see .ci/run)");
+        .unwrap_or_else(|e| panic!("cannot start python3 {script}: {e}"));
     let mut stdin = child.stdin.take().expect("stdin");
     // A thread writes while this one reads, so neither pipe fills up and blocks.
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let output = child.wait_with_output().expect("python3 ran");
-    writer.join().expect("writer").expect("wrote the input");
+    let written = writer.join().expect("writer");
+    // The script's own error first: a script that died also closed its stdin.
     assert!(
         output.status.success(),
-        "{script} failed (pip install {package}, see .ci/run): {}",
+        "{script} failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).expect("utf-8")
-}
-
-pub const GNUBG: &str = "/usr/games/gnubg";
-
-/// True (with a note on stderr) when GNU Backgammon is not installed: gnubg checks skip.
-pub fn gnubg_missing() -> bool {
-    if Path::new(GNUBG).exists() {
-        return false;
+    if let Err(error) = written {
+        panic!("{script} exited before reading all its input: {error}");
     }
-    eprintln!("note: {GNUBG} is missing (apt-get install gnubg): gnubg checks skipped");
-    true
+    String::from_utf8(output.stdout).expect("utf-8")
 }
 
 /// Runs gnubg in tty mode on `commands`, killed after two minutes; stdout then stderr.
 pub fn gnubg(commands: &str) -> String {
     use std::io::Write;
     use std::process::{Command, Stdio};
+    require_gnubg();
     let mut child = Command::new("timeout")
         .args(["120", GNUBG, "-t", "-q"])
         .stdin(Stdio::piped())
@@ -120,4 +204,32 @@ pub fn gnubg(commands: &str) -> String {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     )
+}
+
+/// GNU Go's regression suites (`*.tst` and the SGF games they load), read in place from
+/// `../shared/gnugo-regression` beside the checkout, or from the folder `HAMLE_GNUGO_REGRESSION`
+/// names. They are an optional extra, not the project's data (the project's own suite is
+/// `tests/data/regress/`): where they are absent, `None`, and one line on stderr says that
+/// `test` is skipped and why. Written past the test harness's capture, so it shows.
+pub fn gnugo_regression_data(test: &str) -> Option<std::path::PathBuf> {
+    use std::io::Write;
+    if let Some(dir) = std::env::var_os("HAMLE_GNUGO_REGRESSION") {
+        let dir = std::path::PathBuf::from(dir);
+        assert!(
+            dir.join("tiny.tst").is_file(),
+            "HAMLE_GNUGO_REGRESSION={} holds no tiny.tst: point it at GNU Go's regression folder",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gnugo-regression");
+    if beside.join("tiny.tst").is_file() {
+        return Some(beside);
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "note: {test} skipped: GNU Go's regression suites are not in ../shared/gnugo-regression \
+         (an optional extra, not the project's data; HAMLE_GNUGO_REGRESSION may name their folder)"
+    );
+    None
 }

@@ -17,7 +17,7 @@ use crate::go::player::{
     self, Decision, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
 };
 use crate::go::rules::{RuleSet, Rules};
-use crate::go::sgf::GoRecord;
+use crate::go::sgf::{self, GoRecord};
 use crate::go::status::Judgement;
 use crate::go::{Color, MoveVertex, Vertex};
 use crate::protocol::{Clock, Command, Engine, GtpError, Session, Signals};
@@ -536,7 +536,7 @@ impl GoEngine {
 impl GoEngine {
     fn load_sgf(&mut self, path: &Path, move_number: Option<usize>) -> Result<(), GtpError> {
         let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
-        let bytes = std::fs::read(path).map_err(|error| cannot(error.to_string()))?;
+        let bytes = sgf::read_file(path).map_err(|error| cannot(error.to_string()))?;
         let record = GoRecord::from_sgf_bytes(&bytes).map_err(|error| cannot(error.to_string()))?;
         self.game = record
             .replay(*self.game.rules(), self.game.komi(), move_number)

@@ -3,6 +3,7 @@
 
 mod analysis;
 mod gtp;
+mod hostile_input;
 mod interrupt;
 mod invariants;
 mod reuse;

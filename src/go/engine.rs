@@ -50,6 +50,20 @@ pub struct Settings {
     pub ponder_limit: u64,
 }
 
+/// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
+/// a move more.
+pub const MAX_SECONDS_PER_MOVE: f64 = 86_400.0;
+
+/// `seconds` as the time a move may take: none for zero, negative or NaN seconds (as if no
+/// time were set), at most [`MAX_SECONDS_PER_MOVE`]. The command line refuses such values;
+/// this keeps a [`Settings`] built in code from reaching a panic in the conversion.
+fn move_time(seconds: f64) -> Option<Duration> {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return None;
+    }
+    Duration::try_from_secs_f64(seconds.min(MAX_SECONDS_PER_MOVE)).ok()
+}
+
 /// Playouts a ponder spends at most by default: minutes of thinking on any board.
 pub const DEFAULT_PONDER_LIMIT: u64 = 10_000_000;
 
@@ -436,8 +450,8 @@ impl GoEngine {
         let deadline = self
             .clock
             .allotment(color.index(), self.moves_left())
-            .or(self.settings.time_per_move.map(Duration::from_secs_f64))
-            .map(|d| start + d);
+            .or(self.settings.time_per_move.and_then(move_time))
+            .and_then(|d| start.checked_add(d));
         let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {
             // Analysis goes on until the next command arrives.
             (Generate::Analyze, _, _) => (Some(u64::MAX), None),

@@ -221,3 +221,141 @@ fn loadsgf_refuses_a_flood_of_setup_points() {
     );
     assert_eq!(engine.ask("showboard"), board);
 }
+
+/// `hamle go ARGS` with empty input: its exit status and standard error.
+fn command_line(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .arg("go")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("hamle runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn numeric_options_are_checked_on_the_command_line() {
+    for seconds in ["1e20", "nan", "inf", "-1", "0", "86401", "soon"] {
+        let (status, stderr) = command_line(&["--time-per-move", seconds]);
+        assert_eq!(status, Some(2), "--time-per-move {seconds}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "expected seconds above 0 and at most 86400 (a day), got '{seconds}'"
+            )),
+            "--time-per-move {seconds}: {stderr}"
+        );
+    }
+    for threads in ["0", "-3", "1025", "many"] {
+        let (status, stderr) = command_line(&["--threads", threads]);
+        assert_eq!(status, Some(2), "--threads {threads}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "expected a number of threads from 1 to 1024, got '{threads}'"
+            )),
+            "--threads {threads}: {stderr}"
+        );
+    }
+    for args in [
+        ["--time-per-move", "86400"],
+        ["--time-per-move", "0.5"],
+        ["--threads", "1024"],
+    ] {
+        assert_eq!(command_line(&args).0, Some(0), "{args:?}");
+    }
+    // The longest time a move may take still ends at the playout budget.
+    let mut engine = Engine::start(&["--time-per-move", "86400", "--playouts", "30"]);
+    let answer = engine.ask("genmove b");
+    assert!(answer.starts_with("= ") && answer.len() > 2, "{answer}");
+}
+
+#[test]
+fn a_time_per_move_set_in_code_never_reaches_a_panic() {
+    use hamle::go::engine::{GoEngine, Settings};
+    for seconds in [1e20, f64::INFINITY, f64::NAN, -1.0, 0.0, f64::MAX, 1e-300] {
+        let mut engine = GoEngine::new(Settings {
+            playouts: 30,
+            time_per_move: Some(seconds),
+            ..Settings::default()
+        });
+        let mut output = Vec::new();
+        hamle::protocol::serve(
+            &mut engine,
+            std::io::Cursor::new(b"boardsize 9\ngenmove b\ngenmove w\n".to_vec()),
+            &mut output,
+        )
+        .expect("serve");
+        let output = String::from_utf8(output).expect("utf-8");
+        assert!(!output.contains('?'), "time per move {seconds}: {output}");
+    }
+}
+
+#[test]
+fn numeric_gtp_arguments_out_of_range_are_refused() {
+    let mut engine = Engine::start(&["--playouts", "30"]);
+    assert_eq!(engine.ask("komi 5.5"), "= ");
+    let refused = [
+        (
+            "komi nan",
+            "? syntax error: komi 'nan' is out of range: from -1000 to 1000",
+        ),
+        (
+            "komi 1e300",
+            "? syntax error: komi '1e300' is out of range: from -1000 to 1000",
+        ),
+        (
+            "komi -1001",
+            "? syntax error: komi '-1001' is out of range: from -1000 to 1000",
+        ),
+        (
+            "komi inf",
+            "? syntax error: komi 'inf' is out of range: from -1000 to 1000",
+        ),
+        (
+            "time_settings 1e300 1 1",
+            "? syntax error: expected a number of seconds, got '1e300'",
+        ),
+        (
+            "time_settings -5 1 1",
+            "? syntax error: expected a number of seconds, got '-5'",
+        ),
+        (
+            "time_settings 10 nan 1",
+            "? syntax error: expected a number of seconds, got 'nan'",
+        ),
+        (
+            "time_settings 10 10 -1",
+            "? syntax error: expected a number of stones, got '-1'",
+        ),
+        (
+            "time_left b nan 0",
+            "? syntax error: expected a number of seconds, got 'nan'",
+        ),
+        (
+            "time_left w -5 0",
+            "? syntax error: expected a number of seconds, got '-5'",
+        ),
+        (
+            "time_left b 1e300 0",
+            "? syntax error: expected a number of seconds, got '1e300'",
+        ),
+        (
+            "kgs-time_settings byoyomi 10 inf 3",
+            "? syntax error: expected a number of seconds, got 'inf'",
+        ),
+    ];
+    for (command, answer) in refused {
+        assert_eq!(engine.ask(command), answer, "{command}");
+    }
+    assert_eq!(engine.ask("get_komi"), "= 5.5");
+    // A year of main time is the most; the move still comes within its share.
+    assert_eq!(engine.ask("time_settings 31622400 0 0"), "= ");
+    assert_eq!(engine.ask("time_left b 31622400 0"), "= ");
+    let answer = engine.ask("genmove b");
+    assert!(answer.starts_with("= ") && answer.len() > 2, "{answer}");
+    // A huge analysis interval saturates instead of overflowing.
+    let answer = engine.ask("lz-genmove_analyze w 1844674407370955161");
+    assert!(answer.contains("play "), "{answer}");
+}

@@ -8,6 +8,7 @@ use super::parse::{NodeView, Sink, lend_node, parse};
 use super::record::{Event, GoRecord, Setup};
 use super::tree::GameTree;
 use crate::go::notation::MAX_BOARD_SIZE;
+use crate::go::rules::MAX_KOMI;
 use crate::go::{Color, MoveVertex, Vertex};
 
 impl GoRecord {
@@ -328,9 +329,9 @@ fn parse_komi(value: &str) -> Result<Option<f32>, &'static str> {
     text.replace(',', ".")
         .parse::<f32>()
         .ok()
-        .filter(|komi| komi.is_finite())
+        .filter(|komi| komi.is_finite() && komi.abs() <= MAX_KOMI)
         .map(Some)
-        .ok_or("komi must be a number")
+        .ok_or("komi must be a number from -1000 to 1000")
 }
 
 /// SGF's letters: `a`–`z` for 0–25, `A`–`Z` for 26–51.

@@ -423,11 +423,15 @@ mod tests {
         );
         assert_eq!(
             error("(;KM[six])"),
-            "KM[six] in node 1 of the main line: komi must be a number"
+            "KM[six] in node 1 of the main line: komi must be a number from -1000 to 1000"
         );
         assert_eq!(
             error("(;KM[NaN])"),
-            "KM[NaN] in node 1 of the main line: komi must be a number"
+            "KM[NaN] in node 1 of the main line: komi must be a number from -1000 to 1000"
+        );
+        assert_eq!(
+            error("(;KM[1e30])"),
+            "KM[1e30] in node 1 of the main line: komi must be a number from -1000 to 1000"
         );
         assert_eq!(
             error("(;HA[-1])"),

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use crate::go::analysis::{AnalyzeRequest, Dialect};
+use crate::go::board::MIN_BOARD_SIZE;
 use crate::go::notation::{MAX_BOARD_SIZE, ParseVertexError};
 use crate::go::rules::{KoRule, MAX_KOMI, RuleSet, Rules, Scoring};
 use crate::go::status::StoneStatus;
@@ -137,7 +138,7 @@ fn parse_size(command: &Command, index: usize) -> Result<usize, GtpError> {
         )));
     }
     match text.parse::<usize>() {
-        Ok(size) if (2..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
+        Ok(size) if (MIN_BOARD_SIZE..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
         _ => Err(GtpError::UnacceptableSize),
     }
 }

@@ -427,13 +427,12 @@ impl GoEngine {
             seed,
             threads: self.settings.threads,
             stop: &stop,
-            resign: if matches!(
-                kind,
-                Generate::Cleanup | Generate::Analyze | Generate::Variation
-            ) {
-                ResignPolicy::never()
-            } else {
+            // Only `genmove` resigns: a regression test (`reg_genmove`) asks for the best
+            // move, which `resign` never matches, as GNU Go's own answers show.
+            resign: if kind == Generate::Play {
                 ResignPolicy::default()
+            } else {
+                ResignPolicy::never()
             },
             cleanup: kind == Generate::Cleanup,
             ..position_request(game, color, &root_allowed, &history)

@@ -6,6 +6,7 @@ mod gtp;
 mod hostile_input;
 mod interrupt;
 mod invariants;
+mod regression;
 mod reuse;
 mod rules;
 mod sgf_roundtrip;

@@ -39,6 +39,11 @@ pub struct AnalyzeRequest {
 /// Until told otherwise, report ten times a second.
 const DEFAULT_INTERVAL: Duration = Duration::from_millis(100);
 
+/// An interval given in centiseconds; a huge one saturates rather than overflows.
+fn centiseconds(interval: u64) -> Duration {
+    Duration::from_millis(interval.saturating_mul(10))
+}
+
 impl AnalyzeRequest {
     /// `[color] [interval] [key value]…`, the interval in centiseconds, keys `interval`,
     /// `ownership` (kata only), `minmoves`, `maxmoves`. `genmove` commands need the color.
@@ -68,7 +73,7 @@ impl AnalyzeRequest {
             return Err(command.usage_error(usage));
         }
         if let Some(interval) = args.peek().and_then(|a| a.parse::<u64>().ok()) {
-            request.interval = Duration::from_millis(interval * 10);
+            request.interval = centiseconds(interval);
             args.next();
         }
         while let Some(key) = args.next() {
@@ -84,7 +89,7 @@ impl AnalyzeRequest {
                 })
             };
             match key {
-                "interval" => request.interval = Duration::from_millis(number()? * 10),
+                "interval" => request.interval = centiseconds(number()?),
                 "maxmoves" => request.max_moves = number()? as usize,
                 "minmoves" => request.min_moves = number()? as usize,
                 "ownership" if dialect == Dialect::Kata => {

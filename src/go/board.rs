@@ -29,8 +29,9 @@ const MAX_STRIDE: usize = MAX_BOARD_SIZE + 2;
 pub const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 const BITSET_WORDS: usize = MAX_POINTS.div_ceil(64);
 
-/// The smallest board on which Go makes sense (a 1×1 board has no legal move but pass).
-pub const MIN_BOARD_SIZE: usize = 2;
+/// The smallest board: 1×1, as GNU Go accepts it (its one point is a single-stone suicide,
+/// so pass is the only move there).
+pub const MIN_BOARD_SIZE: usize = 1;
 
 /// A cell of the padded grid: an index, compact so that tables of points stay small.
 ///
@@ -76,7 +77,7 @@ impl Cell {
     }
 }
 
-/// The board size was outside 2..=25.
+/// The board size was outside 1..=25.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSizeError(pub usize);
 
@@ -175,7 +176,7 @@ impl PartialEq for Board {
 impl Eq for Board {}
 
 impl Board {
-    /// An empty board of `size` × `size`, for sizes 2 to 25.
+    /// An empty board of `size` × `size`, for sizes 1 to 25.
     pub fn new(size: usize) -> Result<Board, BoardSizeError> {
         if !(MIN_BOARD_SIZE..=MAX_BOARD_SIZE).contains(&size) {
             return Err(BoardSizeError(size));
@@ -734,9 +735,9 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert!(Board::new(1).is_err());
+        assert!(Board::new(0).is_err());
         assert!(Board::new(26).is_err());
-        for size in 2..=25 {
+        for size in 1..=25 {
             let b = Board::new(size).expect("size in range");
             assert_eq!(b.empty_points().len(), size * size);
             assert_eq!(b.points().count(), size * size);

@@ -7,6 +7,7 @@ use clap::Args;
 use super::engine::{self, GoEngine, Settings};
 use super::rules::RuleSet;
 use crate::protocol;
+use crate::text::shorten;
 
 #[derive(Args, Debug)]
 pub struct GoArgs {
@@ -19,12 +20,12 @@ pub struct GoArgs {
     /// Playouts per move (a fixed budget, for reproducible matches); 0 leaves it to the clock.
     #[arg(long, default_value_t = engine::DEFAULT_PLAYOUTS)]
     pub playouts: u64,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads, 1 to 1024.
+    #[arg(long, default_value_t = 1, value_parser = thread_count, allow_negative_numbers = true)]
     pub threads: usize,
-    /// Seconds per move when no game clock is set; with --playouts, the first reached ends
-    /// the search (--playouts 0 leaves it to time alone).
-    #[arg(long)]
+    /// Seconds per move when no game clock is set (above 0, at most 86400); with
+    /// --playouts, the first reached ends the search (--playouts 0 leaves it to time alone).
+    #[arg(long, value_parser = seconds_per_move, allow_negative_numbers = true)]
     pub time_per_move: Option<f64>,
     /// GoGui live graphics on stderr during genmove (also `hamle-live_gfx on`).
     #[arg(long)]
@@ -47,14 +48,47 @@ fn on_off(text: &str) -> Result<bool, String> {
     }
 }
 
+/// The most search threads: more only costs memory (each thread keeps a tree).
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads`: a whole number from 1 to [`MAX_THREADS`].
+fn thread_count(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|threads| (1..=MAX_THREADS).contains(threads))
+        .ok_or_else(|| {
+            format!(
+                "expected a number of threads from 1 to {MAX_THREADS}, got '{}'",
+                shorten(text)
+            )
+        })
+}
+
+/// `--time-per-move`: seconds above 0 and at most [`engine::MAX_SECONDS_PER_MOVE`] (a day);
+/// NaN, infinities and negative numbers are refused here rather than met by the clock.
+fn seconds_per_move(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|&seconds| seconds > 0.0 && seconds <= engine::MAX_SECONDS_PER_MOVE)
+        .ok_or_else(|| {
+            format!(
+                "expected seconds above 0 and at most {} (a day), got '{}'",
+                engine::MAX_SECONDS_PER_MOVE,
+                shorten(text)
+            )
+        })
+}
+
 /// Serves the Go engine on stdin/stdout until `quit` or the end of input.
 pub fn run(args: GoArgs) -> io::Result<()> {
     let settings = Settings {
         rules: args.rules,
         seed: args.seed,
         playouts: args.playouts,
-        threads: args.threads.max(1),
-        time_per_move: args.time_per_move.filter(|s| s.is_finite() && *s > 0.0),
+        threads: args.threads,
+        time_per_move: args.time_per_move,
         live_gfx: args.live_gfx,
         reuse: args.reuse,
         ponder: args.ponder,

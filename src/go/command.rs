@@ -7,8 +7,9 @@
 use std::path::PathBuf;
 
 use crate::go::analysis::{AnalyzeRequest, Dialect};
+use crate::go::board::MIN_BOARD_SIZE;
 use crate::go::notation::{MAX_BOARD_SIZE, ParseVertexError};
-use crate::go::rules::{KoRule, RuleSet, Rules, Scoring};
+use crate::go::rules::{KoRule, MAX_KOMI, RuleSet, Rules, Scoring};
 use crate::go::status::StoneStatus;
 use crate::go::{Color, MoveVertex, Vertex};
 use crate::protocol::{CLOCK_COMMANDS, ClockCommand, Command, GtpError};
@@ -137,7 +138,7 @@ fn parse_size(command: &Command, index: usize) -> Result<usize, GtpError> {
         )));
     }
     match text.parse::<usize>() {
-        Ok(size) if (2..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
+        Ok(size) if (MIN_BOARD_SIZE..=MAX_BOARD_SIZE).contains(&size) => Ok(size),
         _ => Err(GtpError::UnacceptableSize),
     }
 }
@@ -180,8 +181,11 @@ impl GoCommand {
             "komi" => {
                 c.expect_args(1, "<komi>")?;
                 let komi: f32 = c.parse_arg(0, "a komi such as 6.5")?;
-                if !komi.is_finite() || komi.abs() > 1000.0 {
-                    return Err(GtpError::syntax(format!("komi {komi} is out of range")));
+                if !komi.is_finite() || komi.abs() > MAX_KOMI {
+                    return Err(GtpError::syntax(format!(
+                        "komi '{}' is out of range: from -{MAX_KOMI} to {MAX_KOMI}",
+                        crate::text::shorten(&c.args[0])
+                    )));
                 }
                 GoCommand::Komi(komi)
             }

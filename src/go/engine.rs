@@ -17,7 +17,7 @@ use crate::go::player::{
     self, Decision, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
 };
 use crate::go::rules::{RuleSet, Rules};
-use crate::go::sgf::GoRecord;
+use crate::go::sgf::{self, GoRecord};
 use crate::go::status::Judgement;
 use crate::go::{Color, MoveVertex, Vertex};
 use crate::protocol::{Clock, Command, Engine, GtpError, Session, Signals};
@@ -48,6 +48,20 @@ pub struct Settings {
     /// Playouts one ponder may spend at most: an opponent may leave the engine waiting
     /// for hours, and the tree's counts need not grow without end.
     pub ponder_limit: u64,
+}
+
+/// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
+/// a move more.
+pub const MAX_SECONDS_PER_MOVE: f64 = 86_400.0;
+
+/// `seconds` as the time a move may take: none for zero, negative or NaN seconds (as if no
+/// time were set), at most [`MAX_SECONDS_PER_MOVE`]. The command line refuses such values;
+/// this keeps a [`Settings`] built in code from reaching a panic in the conversion.
+fn move_time(seconds: f64) -> Option<Duration> {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return None;
+    }
+    Duration::try_from_secs_f64(seconds.min(MAX_SECONDS_PER_MOVE)).ok()
 }
 
 /// Playouts a ponder spends at most by default: minutes of thinking on any board.
@@ -413,13 +427,12 @@ impl GoEngine {
             seed,
             threads: self.settings.threads,
             stop: &stop,
-            resign: if matches!(
-                kind,
-                Generate::Cleanup | Generate::Analyze | Generate::Variation
-            ) {
-                ResignPolicy::never()
-            } else {
+            // Only `genmove` resigns: a regression test (`reg_genmove`) asks for the best
+            // move, which `resign` never matches, as GNU Go's own answers show.
+            resign: if kind == Generate::Play {
                 ResignPolicy::default()
+            } else {
+                ResignPolicy::never()
             },
             cleanup: kind == Generate::Cleanup,
             ..position_request(game, color, &root_allowed, &history)
@@ -436,8 +449,8 @@ impl GoEngine {
         let deadline = self
             .clock
             .allotment(color.index(), self.moves_left())
-            .or(self.settings.time_per_move.map(Duration::from_secs_f64))
-            .map(|d| start + d);
+            .or(self.settings.time_per_move.and_then(move_time))
+            .and_then(|d| start.checked_add(d));
         let (playouts, deadline) = match (kind, self.settings.playouts, deadline) {
             // Analysis goes on until the next command arrives.
             (Generate::Analyze, _, _) => (Some(u64::MAX), None),
@@ -536,7 +549,7 @@ impl GoEngine {
 impl GoEngine {
     fn load_sgf(&mut self, path: &Path, move_number: Option<usize>) -> Result<(), GtpError> {
         let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
-        let bytes = std::fs::read(path).map_err(|error| cannot(error.to_string()))?;
+        let bytes = sgf::read_file(path).map_err(|error| cannot(error.to_string()))?;
         let record = GoRecord::from_sgf_bytes(&bytes).map_err(|error| cannot(error.to_string()))?;
         self.game = record
             .replay(*self.game.rules(), self.game.komi(), move_number)

@@ -408,10 +408,11 @@ impl Game {
     /// vertex is off the board or a chain would be left without liberties.
     pub fn setup(&mut self, changes: &[(Vertex, Option<Color>)]) -> Result<(), SetupError> {
         let mut board = self.board.clone();
-        for &(v, stone) in changes {
-            let p = board.try_point(v).ok_or(SetupError::OffBoard(v))?;
-            board.set(p, stone);
-        }
+        let points = changes
+            .iter()
+            .map(|&(v, stone)| Ok((board.try_point(v).ok_or(SetupError::OffBoard(v))?, stone)))
+            .collect::<Result<Vec<_>, SetupError>>()?;
+        board.set_many(points);
         if let Some(&p) = board.chains_without_liberties().first() {
             return Err(SetupError::NoLiberties(board.vertex(p)));
         }

@@ -179,6 +179,10 @@ impl fmt::Display for HandicapBonus {
     }
 }
 
+/// The largest komi either way that `komi` and an SGF's `KM` accept: beyond it a komi is a
+/// mistake, and scores stay exact in `f32`.
+pub const MAX_KOMI: f32 = 1000.0;
+
 /// The rules a game is played under. Fields are public so that a caller can change one
 /// component (KataGo's `kata-set-rules` accepts single fields).
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -69,7 +69,7 @@ fn crlf_tabs_comments_and_blank_lines() {
 fn every_error_string() {
     assert_eq!(
         transcript(&[
-            "1 boardsize 1",
+            "1 boardsize 0",
             "2 boardsize 26",
             "3 boardsize 99999999999999999999999",
             "4 boardsize nine",

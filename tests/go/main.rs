@@ -3,8 +3,10 @@
 
 mod analysis;
 mod gtp;
+mod hostile_input;
 mod interrupt;
 mod invariants;
+mod regression;
 mod reuse;
 mod rules;
 mod sgf_roundtrip;

@@ -32,6 +32,23 @@ impl Board {
         self.rebuild();
     }
 
+    /// [`Board::set`] for many points at once, rebuilding the chains once rather than
+    /// once a point: a setup of the whole board costs one rebuild, not one per stone.
+    /// Points off the board are skipped; with none on it, nothing changes.
+    pub fn set_many(&mut self, changes: impl IntoIterator<Item = (Point, Option<Color>)>) {
+        let mut changed = false;
+        for (p, stone) in changes {
+            if self.is_on_board(p) {
+                self.cells[p.index()] = stone.map_or(Cell::Empty, Cell::of);
+                changed = true;
+            }
+        }
+        if changed {
+            self.ko = None;
+            self.rebuild();
+        }
+    }
+
     /// Replaces the position: takes `p`'s stone off, puts `removed` back as `removed_color`
     /// stones and sets the ko ban. Used to undo a move.
     pub fn restore(

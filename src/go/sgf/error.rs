@@ -68,6 +68,9 @@ pub enum SgfErrorKind {
     RectangularBoard { columns: String, rows: String },
     /// `SZ` is not a number from 1 to 25.
     BoardSize { value: String },
+    /// The main line's setup (`AB`, `AW`, `AE`) names more than `limit` points in all,
+    /// the first time in node `node` (1-based, on the main line).
+    TooManySetupPoints { limit: usize, node: usize },
     /// A Go property whose value does not fit its type or the board.
     InvalidValue {
         ident: String,
@@ -167,6 +170,10 @@ impl fmt::Display for SgfErrorKind {
                 "unsupported board size SZ[{}]: expected a number from 1 to {}",
                 shorten(value),
                 crate::go::notation::MAX_BOARD_SIZE
+            ),
+            SgfErrorKind::TooManySetupPoints { limit, node } => write!(
+                f,
+                "setup in node {node} of the main line takes the record over {limit} setup points in all"
             ),
             SgfErrorKind::InvalidValue {
                 ident,

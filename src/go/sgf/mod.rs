@@ -2,9 +2,12 @@
 //!
 //! Two layers: [`parse_collection`] and [`write_collection`] handle SGF's generic
 //! tree of nodes and properties for any game; [`GoRecord`] reads and writes a Go
-//! game's information, setup and moves on top of it.
+//! game's information, setup and moves on top of it. [`read_file`] reads a file named
+//! by a controller, within limits.
 
 mod error;
+mod file;
+mod parse;
 mod read;
 mod record;
 mod replay;
@@ -14,6 +17,8 @@ mod write;
 use std::borrow::Cow;
 
 pub use error::{Position, SgfError, SgfErrorKind};
+pub use file::{FileError, MAX_FILE_BYTES, read_file};
+pub use read::MAX_SETUP_POINTS;
 pub use record::{Event, GoRecord, Setup};
 pub use replay::ReplayError;
 pub use tree::{GameTree, MAX_DEPTH, Node, parse_collection, write_collection};

@@ -4,21 +4,23 @@
 use std::collections::BTreeMap;
 
 use super::error::{SgfError, SgfErrorKind};
+use super::parse::{NodeView, Sink, lend_node, parse};
 use super::record::{Event, GoRecord, Setup};
-use super::tree::{GameTree, Node, parse_collection};
+use super::tree::GameTree;
 use crate::go::notation::MAX_BOARD_SIZE;
+use crate::go::rules::MAX_KOMI;
 use crate::go::{Color, MoveVertex, Vertex};
 
 impl GoRecord {
     /// Reads the first game of an SGF collection.
+    ///
+    /// The text is read in one pass that keeps only the record (the rest of the
+    /// collection is checked for syntax and dropped), so a record costs the events it
+    /// holds, a few bytes per move, however the file was written.
     pub fn from_sgf(text: &str) -> Result<GoRecord, SgfError> {
-        let trees = parse_collection(text)?;
-        match trees.first() {
-            Some(tree) => GoRecord::from_game_tree(tree),
-            None => Err(SgfError::new(SgfErrorKind::ExpectedGameTree {
-                found: None,
-            })),
-        }
+        let mut sink = RecordSink::default();
+        parse(text, &mut sink)?;
+        sink.finish()
     }
 
     /// Reads an SGF file's bytes, decoded by [`super::decode`].
@@ -34,35 +36,104 @@ impl GoRecord {
     /// Within a node, setup comes before moves, as the spec asks of programs that
     /// meet both in one node.
     pub fn from_game_tree(tree: &GameTree) -> Result<GoRecord, SgfError> {
-        let root = tree.nodes.first();
-        if let Some(game) = root.and_then(|node| node.first("GM")) {
-            let game = game.trim();
-            if !game.is_empty() && game != "1" {
-                let game = game.to_owned();
-                return Err(SgfError::new(SgfErrorKind::NotGo { game }));
-            }
+        let mut sink = RecordSink::default();
+        sink.open_tree();
+        for node in tree.main_line() {
+            lend_node(&node.properties, &mut sink);
         }
-        let size = match root.and_then(|node| node.first("SZ")) {
-            Some(value) => parse_size(value)?,
-            None => 19,
-        };
-        let mut reader = Reader {
-            record: GoRecord::new(size),
-            handicap_seen: false,
-        };
-        for (index, node) in tree.main_line().enumerate() {
-            let number = index + 1;
-            reader.game_info(node, number)?;
-            reader.setup(node, number)?;
-            reader.moves(node, number)?;
-        }
-        Ok(reader.record)
+        sink.close_tree();
+        sink.finish()
     }
 }
 
+/// Reads a record while the parser goes: follows the first game tree's main line and
+/// hands its nodes to a [`Reader`], keeping the first error it meets (a syntax error
+/// further on still wins, as the parser reports it).
+#[derive(Default)]
+struct RecordSink {
+    /// For each game tree open now: whether it is on the main line, and whether a
+    /// variation was opened in it (only the first is).
+    open: Vec<(bool, bool)>,
+    /// Top-level game trees closed so far: only the first is read.
+    trees_closed: usize,
+    /// Main-line nodes seen so far.
+    nodes: usize,
+    reader: Option<Reader>,
+    error: Option<SgfError>,
+}
+
+impl Sink<'_> for RecordSink {
+    fn open_tree(&mut self) {
+        let main = match self.open.last_mut() {
+            None => self.trees_closed == 0,
+            Some((parent_main, has_variations)) => {
+                let main = *parent_main && !*has_variations;
+                *has_variations = true;
+                main
+            }
+        };
+        self.open.push((main, false));
+    }
+
+    fn node(&mut self, node: &NodeView<'_, '_>) {
+        if self.error.is_some() || !self.open.last().is_some_and(|&(main, _)| main) {
+            return;
+        }
+        self.nodes += 1;
+        if let Err(error) = self.read(node) {
+            self.error = Some(error);
+        }
+    }
+
+    fn close_tree(&mut self) {
+        self.open.pop();
+        if self.open.is_empty() {
+            self.trees_closed += 1;
+        }
+    }
+}
+
+impl RecordSink {
+    fn read(&mut self, node: &NodeView<'_, '_>) -> Result<(), SgfError> {
+        let number = self.nodes;
+        let reader = match &mut self.reader {
+            Some(reader) => reader,
+            None => self.reader.insert(Reader::from_root(node)?),
+        };
+        reader.game_info(node, number)?;
+        reader.setup(node, number)?;
+        reader.moves(node, number)
+    }
+
+    fn finish(self) -> Result<GoRecord, SgfError> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        match self.reader {
+            Some(reader) => {
+                let mut record = reader.record;
+                record.events.shrink_to_fit();
+                Ok(record)
+            }
+            None => Err(SgfError::new(SgfErrorKind::ExpectedGameTree {
+                found: None,
+            })),
+        }
+    }
+}
+
+/// How many points the setup of one record (`AB`, `AW`, `AE` on its main line) may name
+/// in all, counting each node's points once. A rectangle such as `AB[aa:ss]` names a whole
+/// board in nine bytes, so without a limit a file of a few megabytes could ask for
+/// gigabytes; real records name a few hundred.
+pub const MAX_SETUP_POINTS: usize = 1_000_000;
+
+/// Turns a game's main-line nodes into its record, one node at a time.
 struct Reader {
     record: GoRecord,
     handicap_seen: bool,
+    /// Setup points named so far, against [`MAX_SETUP_POINTS`].
+    setup_points: usize,
 }
 
 fn invalid(ident: &str, value: &str, node: usize, reason: &'static str) -> SgfError {
@@ -75,7 +146,27 @@ fn invalid(ident: &str, value: &str, node: usize, reason: &'static str) -> SgfEr
 }
 
 impl Reader {
-    fn game_info(&mut self, node: &Node, number: usize) -> Result<(), SgfError> {
+    /// A reader for the game whose root is `root`: `GM` must be Go, `SZ` a size.
+    fn from_root(root: &NodeView<'_, '_>) -> Result<Reader, SgfError> {
+        if let Some(game) = root.first("GM") {
+            let game = game.trim();
+            if !game.is_empty() && game != "1" {
+                let game = game.to_owned();
+                return Err(SgfError::new(SgfErrorKind::NotGo { game }));
+            }
+        }
+        let size = match root.first("SZ") {
+            Some(value) => parse_size(value)?,
+            None => 19,
+        };
+        Ok(Reader {
+            record: GoRecord::new(size),
+            handicap_seen: false,
+            setup_points: 0,
+        })
+    }
+
+    fn game_info(&mut self, node: &NodeView<'_, '_>, number: usize) -> Result<(), SgfError> {
         let record = &mut self.record;
         if record.komi.is_none()
             && let Some(value) = node.first("KM")
@@ -115,14 +206,14 @@ impl Reader {
         Ok(())
     }
 
-    fn setup(&mut self, node: &Node, number: usize) -> Result<(), SgfError> {
+    fn setup(&mut self, node: &NodeView<'_, '_>, number: usize) -> Result<(), SgfError> {
         let size = self.record.size;
         // Keyed by vertex so that a later mention of a point overrides an earlier
         // one and the lists come out sorted.
         let mut stones: BTreeMap<Vertex, Option<Color>> = BTreeMap::new();
         let mut to_play = None;
-        for (ident, values) in &node.properties {
-            let stone = match ident.as_str() {
+        for (ident, values) in node.properties() {
+            let stone = match ident {
                 "AB" => Some(Color::Black),
                 "AW" => Some(Color::White),
                 "AE" => None,
@@ -152,6 +243,13 @@ impl Reader {
                 }
             }
         }
+        self.setup_points += stones.len();
+        if self.setup_points > MAX_SETUP_POINTS {
+            return Err(SgfError::new(SgfErrorKind::TooManySetupPoints {
+                limit: MAX_SETUP_POINTS,
+                node: number,
+            }));
+        }
         let mut setup = Setup {
             to_play,
             ..Setup::default()
@@ -164,19 +262,19 @@ impl Reader {
             }
         }
         if !setup.is_empty() {
-            self.record.events.push(Event::Setup(setup));
+            self.record.events.push(Event::Setup(Box::new(setup)));
         }
         Ok(())
     }
 
-    fn moves(&mut self, node: &Node, number: usize) -> Result<(), SgfError> {
-        for (ident, values) in &node.properties {
-            let color = match ident.as_str() {
+    fn moves(&mut self, node: &NodeView<'_, '_>, number: usize) -> Result<(), SgfError> {
+        for (ident, values) in node.properties() {
+            let color = match ident {
                 "B" => Color::Black,
                 "W" => Color::White,
                 _ => continue,
             };
-            let [value] = values.as_slice() else {
+            let [value] = values else {
                 let value = values.join("][");
                 return Err(invalid(
                     ident,
@@ -231,9 +329,9 @@ fn parse_komi(value: &str) -> Result<Option<f32>, &'static str> {
     text.replace(',', ".")
         .parse::<f32>()
         .ok()
-        .filter(|komi| komi.is_finite())
+        .filter(|komi| komi.is_finite() && komi.abs() <= MAX_KOMI)
         .map(Some)
-        .ok_or("komi must be a number")
+        .ok_or("komi must be a number from -1000 to 1000")
 }
 
 /// SGF's letters: `a`–`z` for 0–25, `A`–`Z` for 26–51.

@@ -27,9 +27,12 @@ impl Setup {
 }
 
 /// One step of a record, in the order the main line gives them.
+///
+/// The setup is boxed: moves are the bulk of a record, and a move alone needs a few
+/// bytes where a setup needs three lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    Setup(Setup),
+    Setup(Box<Setup>),
     Move(Color, MoveVertex),
 }
 
@@ -127,6 +130,10 @@ mod tests {
 
     fn play(color: Color, text: &str, size: usize) -> Event {
         Event::Move(color, MoveVertex::Play(v(text, size)))
+    }
+
+    fn setup_event(setup: Setup) -> Event {
+        Event::Setup(Box::new(setup))
     }
 
     fn record(text: &str) -> GoRecord {
@@ -243,7 +250,7 @@ mod tests {
         assert!(setup.empty.is_empty());
         assert_eq!(
             r.events[1],
-            Event::Setup(Setup {
+            setup_event(Setup {
                 to_play: Some(Color::White),
                 ..Setup::default()
             })
@@ -262,18 +269,18 @@ mod tests {
         assert_eq!(
             r.events,
             [
-                Event::Setup(Setup {
+                setup_event(Setup {
                     black: vec![v("C7", 9)],
                     ..Setup::default()
                 }),
                 play(Color::White, "G3", 9),
-                Event::Setup(Setup {
+                setup_event(Setup {
                     white: vec![v("D6", 9)],
                     empty: vec![v("C7", 9)],
                     ..Setup::default()
                 }),
                 // Setup first within a node, as the spec asks.
-                Event::Setup(Setup {
+                setup_event(Setup {
                     black: vec![v("F4", 9)],
                     ..Setup::default()
                 }),
@@ -295,7 +302,7 @@ mod tests {
         let r = record("(;SZ[9]AB[aa][bb]AW[aa]AE[bb])");
         assert_eq!(
             r.events,
-            [Event::Setup(Setup {
+            [setup_event(Setup {
                 white: vec![v("A9", 9)],
                 empty: vec![v("B8", 9)],
                 ..Setup::default()
@@ -308,6 +315,57 @@ mod tests {
         let r = record("(;SZ[9];B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))");
         let moves: Vec<_> = r.moves().map(|(_, mv)| mv.to_string()).collect();
         assert_eq!(moves, ["A9", "B8", "C7"]);
+    }
+
+    #[test]
+    fn only_the_first_games_main_line_is_read() {
+        let text = "(;SZ[9];B[aa](;W[bb](;B[cc])(;B[zz]))(;W[zz]))(;GM[2]SZ[99];B[zz])";
+        let r = record(text);
+        let moves: Vec<_> = r.moves().map(|(_, mv)| mv.to_string()).collect();
+        assert_eq!(moves, ["A9", "B8", "C7"]);
+        let tree = &super::super::parse_collection(text).expect("parses")[0];
+        assert_eq!(GoRecord::from_game_tree(tree).as_ref(), Ok(&r));
+    }
+
+    #[test]
+    fn a_syntax_error_anywhere_wins_over_a_record_error() {
+        assert_eq!(
+            error("(;SZ[9];B[zz];W[aa]"),
+            "game tree opened here is never closed: missing ')' before the end at line 1, column 1"
+        );
+        assert_eq!(
+            error("(;GM[2])(;B[aa]C)"),
+            "property C has no value: expected '[' at line 1, column 17"
+        );
+        // Else the first record error on the main line.
+        assert_eq!(
+            error("(;SZ[9];B[zz];W[yy])"),
+            "B[zz] in node 2 of the main line: not a point on the board, nor a pass ([] or [tt])"
+        );
+    }
+
+    #[test]
+    fn setup_points_are_limited() {
+        let nodes = super::super::MAX_SETUP_POINTS / 361;
+        let ok = format!("(;{})", ";AB[aa:ss]".repeat(nodes));
+        assert_eq!(record(&ok).events.len(), nodes);
+        let over = format!("(;{})", ";AB[aa:ss]".repeat(nodes + 1));
+        assert_eq!(
+            error(&over),
+            format!(
+                "setup in node {} of the main line takes the record over 1000000 setup points in all",
+                nodes + 2
+            )
+        );
+        // Points named twice in one node count once.
+        let twice = format!("(;{})", ";AB[aa:ss]AW[aa:ss]AE[aa:ss]".repeat(nodes));
+        assert_eq!(record(&twice).events.len(), nodes);
+    }
+
+    #[test]
+    fn events_stay_small() {
+        // Moves are most of a long record: a few bytes each, however setups are kept.
+        assert!(std::mem::size_of::<Event>() <= 16);
     }
 
     #[test]
@@ -365,11 +423,15 @@ mod tests {
         );
         assert_eq!(
             error("(;KM[six])"),
-            "KM[six] in node 1 of the main line: komi must be a number"
+            "KM[six] in node 1 of the main line: komi must be a number from -1000 to 1000"
         );
         assert_eq!(
             error("(;KM[NaN])"),
-            "KM[NaN] in node 1 of the main line: komi must be a number"
+            "KM[NaN] in node 1 of the main line: komi must be a number from -1000 to 1000"
+        );
+        assert_eq!(
+            error("(;KM[1e30])"),
+            "KM[1e30] in node 1 of the main line: komi must be a number from -1000 to 1000"
         );
         assert_eq!(
             error("(;HA[-1])"),
@@ -393,7 +455,7 @@ mod tests {
         r.rules = Some(RuleSet::TrompTaylor.sgf_name().to_owned());
         r.result = Some("B+3.5".to_owned());
         r.events = vec![
-            Event::Setup(Setup {
+            setup_event(Setup {
                 black: vec![v("C3", 9), v("G7", 9)],
                 ..Setup::default()
             }),

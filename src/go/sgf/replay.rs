@@ -126,7 +126,7 @@ impl GoRecord {
             to_play: None,
         };
         if !setup.is_empty() {
-            record.events.push(Event::Setup(setup));
+            record.events.push(Event::Setup(Box::new(setup)));
         }
         record
             .events

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::error::{SgfError, SgfErrorKind};
+use super::error::SgfError;
+use super::parse::{NodeView, Sink, parse};
 
 /// How deeply game trees may nest. Real records stay in the hundreds (one level per
 /// fork on the main line); the limit turns hostile input into an error.
@@ -159,7 +160,9 @@ impl fmt::Debug for GameTree {
 /// but otherwise kept as written: splitting composed values and converting
 /// whitespace depend on the property's type, which this layer does not know.
 pub fn parse_collection(text: &str) -> Result<Vec<GameTree>, SgfError> {
-    Parser { text, pos: 0 }.collection()
+    let mut builder = TreeBuilder::default();
+    parse(text, &mut builder)?;
+    Ok(builder.trees)
 }
 
 /// Writes game trees as an SGF collection that [`parse_collection`] reads back equal.
@@ -176,181 +179,36 @@ pub fn write_collection(trees: &[GameTree]) -> String {
     out
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    pos: usize,
+/// The sink that keeps everything: each tree with its nodes as owned strings.
+#[derive(Default)]
+struct TreeBuilder {
+    open: Vec<GameTree>,
+    trees: Vec<GameTree>,
 }
 
-fn is_space(b: u8) -> bool {
-    // ASCII whitespace plus vertical tab, which the spec lists and `is_ascii_whitespace` omits.
-    b.is_ascii_whitespace() || b == 0x0B
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.pos).copied()
+impl Sink<'_> for TreeBuilder {
+    fn open_tree(&mut self) {
+        self.open.push(GameTree::default());
     }
 
-    fn char_at(&self, offset: usize) -> Option<char> {
-        self.text.get(offset..).and_then(|rest| rest.chars().next())
-    }
-
-    fn skip_space(&mut self) {
-        while self.peek().is_some_and(is_space) {
-            self.pos += 1;
-        }
-    }
-
-    fn error(&self, kind: SgfErrorKind, offset: usize) -> SgfError {
-        SgfError::at(kind, self.text, offset)
-    }
-
-    /// Parses with an explicit stack of open trees, so nesting depth costs heap,
-    /// not call stack.
-    fn collection(mut self) -> Result<Vec<GameTree>, SgfError> {
-        if self.text.starts_with('\u{FEFF}') {
-            self.pos = '\u{FEFF}'.len_utf8();
-        }
-        let mut trees = Vec::new();
-        // Each open tree with the offset of its '(' for the "never closed" error.
-        let mut open: Vec<(GameTree, usize)> = Vec::new();
-        loop {
-            self.skip_space();
-            let Some(b) = self.peek() else { break };
-            match b {
-                b'(' => {
-                    if open.len() >= MAX_DEPTH {
-                        return Err(
-                            self.error(SgfErrorKind::TooDeep { limit: MAX_DEPTH }, self.pos)
-                        );
-                    }
-                    open.push((GameTree::default(), self.pos));
-                    self.pos += 1;
-                    self.skip_space();
-                    if self.peek() != Some(b';') {
-                        let found = self.char_at(self.pos);
-                        return Err(self.error(SgfErrorKind::ExpectedNode { found }, self.pos));
-                    }
-                }
-                b';' => {
-                    let Some((tree, _)) = open.last_mut() else {
-                        let found = Some(';');
-                        return Err(self.error(SgfErrorKind::ExpectedGameTree { found }, self.pos));
-                    };
-                    if !tree.variations.is_empty() {
-                        return Err(self.error(SgfErrorKind::NodeAfterVariation, self.pos));
-                    }
-                    self.pos += 1;
-                    let node = self.node()?;
-                    tree.nodes.push(node);
-                }
-                b')' => {
-                    let Some((tree, _)) = open.pop() else {
-                        return Err(self.error(SgfErrorKind::UnmatchedClose, self.pos));
-                    };
-                    self.pos += 1;
-                    match open.last_mut() {
-                        Some((parent, _)) => parent.variations.push(tree),
-                        None => trees.push(tree),
-                    }
-                }
-                _ => {
-                    let found = self.char_at(self.pos);
-                    let kind = match (open.is_empty(), found) {
-                        (false, Some(found)) => SgfErrorKind::UnexpectedChar { found },
-                        _ => SgfErrorKind::ExpectedGameTree { found },
-                    };
-                    return Err(self.error(kind, self.pos));
-                }
-            }
-        }
-        if let Some(&(_, start)) = open.last() {
-            return Err(self.error(SgfErrorKind::UnclosedGameTree, start));
-        }
-        if trees.is_empty() {
-            return Err(self.error(SgfErrorKind::ExpectedGameTree { found: None }, self.pos));
-        }
-        Ok(trees)
-    }
-
-    fn node(&mut self) -> Result<Node, SgfError> {
-        let mut node = Node::default();
-        loop {
-            self.skip_space();
-            if !self.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
-                return Ok(node);
-            }
-            node.properties.push(self.property()?);
+    fn node(&mut self, node: &NodeView<'_, '_>) {
+        if let Some(tree) = self.open.last_mut() {
+            let properties = node
+                .properties()
+                .map(|(ident, values)| {
+                    let values = values.iter().map(|value| value.clone().into_owned());
+                    (ident.to_owned(), values.collect())
+                })
+                .collect();
+            tree.nodes.push(Node { properties });
         }
     }
 
-    fn property(&mut self) -> Result<(String, Vec<String>), SgfError> {
-        let start = self.pos;
-        while self.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
-            self.pos += 1;
-        }
-        let raw = &self.text[start..self.pos];
-        // FF[3] and earlier allowed lowercase letters in identifiers and ignored them.
-        let ident: String = raw.chars().filter(char::is_ascii_uppercase).collect();
-        if ident.is_empty() {
-            let ident = raw.to_owned();
-            return Err(self.error(SgfErrorKind::InvalidIdentifier { ident }, start));
-        }
-        let mut values = Vec::new();
-        loop {
-            self.skip_space();
-            if self.peek() != Some(b'[') {
-                break;
-            }
-            values.push(self.value()?);
-        }
-        if values.is_empty() {
-            return Err(self.error(SgfErrorKind::MissingValue { ident }, self.pos));
-        }
-        Ok((ident, values))
-    }
-
-    /// Reads one `[...]` value. Segments between escapes are copied whole; every
-    /// cut falls on an ASCII byte, hence on a character boundary.
-    fn value(&mut self) -> Result<String, SgfError> {
-        let open = self.pos;
-        self.pos += 1;
-        let mut out = String::new();
-        let mut segment = self.pos;
-        loop {
-            let Some(b) = self.peek() else {
-                return Err(self.error(SgfErrorKind::UnterminatedValue, open));
-            };
-            match b {
-                b']' => {
-                    out.push_str(&self.text[segment..self.pos]);
-                    self.pos += 1;
-                    return Ok(out);
-                }
-                b'\\' => {
-                    out.push_str(&self.text[segment..self.pos]);
-                    self.pos += 1;
-                    match self.peek() {
-                        None => return Err(self.error(SgfErrorKind::UnterminatedValue, open)),
-                        // A soft line break: the backslash and the line break (in any of
-                        // its four spellings) vanish.
-                        Some(first @ (b'\n' | b'\r')) => {
-                            self.pos += 1;
-                            let pair = if first == b'\n' { b'\r' } else { b'\n' };
-                            if self.peek() == Some(pair) {
-                                self.pos += 1;
-                            }
-                            segment = self.pos;
-                        }
-                        // Any other character stands for itself; stepping over its
-                        // first byte keeps a ']' or '\' from being read as syntax.
-                        Some(_) => {
-                            segment = self.pos;
-                            self.pos += 1;
-                        }
-                    }
-                }
-                _ => self.pos += 1,
+    fn close_tree(&mut self) {
+        if let Some(tree) = self.open.pop() {
+            match self.open.last_mut() {
+                Some(parent) => parent.variations.push(tree),
+                None => self.trees.push(tree),
             }
         }
     }
@@ -358,6 +216,12 @@ impl Parser<'_> {
 
 /// Nodes per line in written sequences, to keep files readable in a text editor.
 const NODES_PER_LINE: usize = 10;
+
+/// Whether the node at `index` in a sequence `depth` trees deep starts a new line: the
+/// root stands alone, then lines of [`NODES_PER_LINE`] nodes.
+pub(super) fn line_break_before(index: usize, depth: usize) -> bool {
+    index > 0 && ((index == 1 && depth == 0) || index.is_multiple_of(NODES_PER_LINE))
+}
 
 fn write_tree(out: &mut String, tree: &GameTree) {
     enum Step<'a> {
@@ -374,7 +238,7 @@ fn write_tree(out: &mut String, tree: &GameTree) {
                 }
                 out.push('(');
                 for (i, node) in tree.nodes.iter().enumerate() {
-                    if i > 0 && ((i == 1 && depth == 0) || i % NODES_PER_LINE == 0) {
+                    if line_break_before(i, depth) {
                         out.push('\n');
                     }
                     write_node(out, node);
@@ -388,7 +252,7 @@ fn write_tree(out: &mut String, tree: &GameTree) {
     }
 }
 
-fn write_node(out: &mut String, node: &Node) {
+pub(super) fn write_node(out: &mut String, node: &Node) {
     out.push(';');
     for (ident, values) in &node.properties {
         out.push_str(ident);
@@ -410,6 +274,7 @@ fn write_node(out: &mut String, node: &Node) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::error::SgfErrorKind;
     use super::*;
 
     fn node(props: &[(&str, &[&str])]) -> Node {

@@ -476,6 +476,9 @@ pub fn match_settings(
     if options.concurrency == 0 {
         return Err("--concurrency must be at least 1".to_owned());
     }
+    if options.max_moves == Some(0) {
+        return Err("--max-moves must be at least 1: a game of no moves has no result".to_owned());
+    }
     Ok(MatchSettings {
         bots,
         games,

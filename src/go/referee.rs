@@ -30,6 +30,13 @@ pub struct MatchFlags {
 impl MatchFlags {
     /// The settings these flags give, checked.
     pub fn settings(&self) -> Result<GoMatchRules, String> {
+        if !(self.komi.is_finite() && self.komi.abs() <= super::rules::MAX_KOMI) {
+            return Err(format!(
+                "--komi must be a number from -{max} to {max}, got {}",
+                self.komi,
+                max = super::rules::MAX_KOMI
+            ));
+        }
         GoMatchRules::new(self.size, self.komi, self.rules)
     }
 }

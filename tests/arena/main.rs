@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bad_settings;
 mod bots;
 mod clock;
 mod games;

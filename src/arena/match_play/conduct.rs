@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::game::{Ending, Fault};
+use super::ending::{Ending, Fault};
 use super::settings::{IllegalPolicy, MatchSettings, WARNINGS_TO_LOSE};
 use crate::arena::adjudication::Adjudication;
 use crate::arena::gtp::{EngineError, EngineProcess};

@@ -5,53 +5,13 @@
 use std::path::PathBuf;
 
 use super::conduct::conduct;
+use super::ending::{Ending, Fault};
 use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed, pair_seed};
-use crate::arena::gtp::{EngineError, EngineProcess};
+use crate::arena::gtp::EngineProcess;
 use crate::arena::store::{GameResult, Winner};
 use crate::arena::time_control::PlayerClock;
 use crate::contract::{LossKind, Outcome, Referee, Seat};
 use crate::seed::derive_seed;
-
-/// A game's end before scoring: an engine's fault, in seat terms.
-pub(super) struct Fault {
-    pub(super) seat: Seat,
-    pub(super) kind: &'static str,
-    pub(super) detail: String,
-}
-
-impl Fault {
-    pub(super) fn of(seat: Seat, error: EngineError) -> Fault {
-        Fault {
-            seat,
-            kind: error.kind(),
-            detail: error.to_string(),
-        }
-    }
-}
-
-/// How one attempt at a game ended.
-pub(super) enum Ending {
-    Finished {
-        outcome: Outcome,
-        reason: String,
-    },
-    Illegal {
-        seat: Seat,
-        detail: String,
-    },
-    /// `seat`'s clock ran out.
-    Time {
-        seat: Seat,
-        detail: String,
-    },
-    Failed(Fault),
-}
-
-impl From<Fault> for Ending {
-    fn from(fault: Fault) -> Ending {
-        Ending::Failed(fault)
-    }
-}
 
 /// How a game is counted: its outcome (`None`: void) and the reason for the record.
 struct Verdict {

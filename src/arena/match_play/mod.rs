@@ -23,6 +23,7 @@
 //! attempt over the wire: setup, the move loop, clocks, warnings).
 
 mod conduct;
+mod ending;
 mod game;
 mod pool;
 mod settings;

@@ -18,10 +18,11 @@ use std::borrow::Cow;
 
 pub use error::{Position, SgfError, SgfErrorKind};
 pub use file::{FileError, MAX_FILE_BYTES, read_file};
+pub use parse::MAX_DEPTH;
 pub use read::MAX_SETUP_POINTS;
 pub use record::{Event, GoRecord, Setup};
 pub use replay::ReplayError;
-pub use tree::{GameTree, MAX_DEPTH, Node, parse_collection, write_collection};
+pub use tree::{GameTree, Node, parse_collection, write_collection};
 
 /// The text of an SGF file: its bytes as UTF-8 when they are valid UTF-8, else as
 /// ISO-8859-1, the charset FF[4] assumes without `CA` and one that maps every byte

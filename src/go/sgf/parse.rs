@@ -11,7 +11,10 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::error::{SgfError, SgfErrorKind};
-use super::tree::MAX_DEPTH;
+
+/// How deeply game trees may nest. Real records stay in the hundreds (one level per
+/// fork on the main line); the limit turns hostile input into an error.
+pub const MAX_DEPTH: usize = 10_000;
 
 /// One property of a node being read: its identifier and where its values sit in the
 /// node's value buffer.

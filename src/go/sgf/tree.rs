@@ -5,10 +5,6 @@ use std::fmt;
 use super::error::SgfError;
 use super::parse::{NodeView, Sink, parse};
 
-/// How deeply game trees may nest. Real records stay in the hundreds (one level per
-/// fork on the main line); the limit turns hostile input into an error.
-pub const MAX_DEPTH: usize = 10_000;
-
 /// One node: its properties in file order, values unescaped.
 ///
 /// Identifiers are uppercase (`AB`, `KM`); a property written twice in one node,
@@ -44,7 +40,7 @@ impl Node {
 ///
 /// `Clone`, `PartialEq`, `Debug` and `Drop` are written by hand to run without
 /// recursion: derived ones descend once per nesting level and overflow a thread's
-/// stack on trees the parser accepts (up to [`MAX_DEPTH`] deep). The cost of the
+/// stack on trees the parser accepts (up to [`super::MAX_DEPTH`] deep). The cost of the
 /// `Drop` impl is that the fields cannot be moved out by destructuring; use
 /// `std::mem::take` instead.
 #[derive(Default)]
@@ -275,6 +271,7 @@ pub(super) fn write_node(out: &mut String, node: &Node) {
 #[cfg(test)]
 mod tests {
     use super::super::error::SgfErrorKind;
+    use super::super::parse::MAX_DEPTH;
     use super::*;
 
     fn node(props: &[(&str, &[&str])]) -> Node {

@@ -1,7 +1,7 @@
 //! The `hamle abalone` command line: the engine (default) and `selfplay`, plus the body of
 //! `hamle perft abalone`.
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -109,11 +109,7 @@ pub fn run(args: AbaloneArgs) -> io::Result<()> {
                 table_bits: e.table_bits,
                 gogui: e.gogui,
             };
-            protocol::serve(
-                &mut AbaloneEngine::new(settings),
-                BufReader::new(io::stdin()),
-                io::stdout().lock(),
-            )
+            protocol::serve_stdio(&mut AbaloneEngine::new(settings))
         }
     }
 }

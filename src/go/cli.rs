@@ -1,6 +1,6 @@
 //! The `hamle go` command line: the GTP engine's settings.
 
-use std::io::{self, BufReader};
+use std::io;
 
 use clap::Args;
 
@@ -95,9 +95,5 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         ..Settings::default()
     };
     let mut engine = GoEngine::new(settings);
-    protocol::serve(
-        &mut engine,
-        BufReader::new(io::stdin()),
-        io::stdout().lock(),
-    )
+    protocol::serve_stdio(&mut engine)
 }

@@ -1,7 +1,7 @@
 //! The `hamle kulami` command line: the engine's settings (seed, node budget, scoring and
 //! first layout) and the engine on stdin/stdout.
 
-use std::io::{self, BufReader};
+use std::io;
 
 use clap::Args;
 
@@ -39,9 +39,5 @@ pub fn run(args: KulamiArgs) -> io::Result<()> {
         &args.layout,
     )
     .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
-    protocol::serve(
-        &mut KulamiEngine::new(settings),
-        BufReader::new(io::stdin()),
-        io::stdout().lock(),
-    )
+    protocol::serve_stdio(&mut KulamiEngine::new(settings))
 }

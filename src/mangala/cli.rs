@@ -1,6 +1,6 @@
 //! The `hamle mangala` command line: the engine (default), `build-db` and `solve`.
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -158,11 +158,7 @@ fn serve(args: EngineArgs) -> io::Result<()> {
     };
     let db = load_db(args.rules, args.db_stones);
     let mut engine = MangalaEngine::new(settings, db);
-    protocol::serve(
-        &mut engine,
-        BufReader::new(io::stdin()),
-        io::stdout().lock(),
-    )
+    protocol::serve_stdio(&mut engine)
 }
 
 fn build_db(args: &BuildDbArgs, out: &mut impl Write) -> io::Result<()> {

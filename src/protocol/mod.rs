@@ -20,4 +20,4 @@ pub use input::{
     preprocess, spawn_reader,
 };
 pub use rules::{GOGUI_RULES_COMMANDS, GoguiRules};
-pub use server::{Engine, Session, serve, serve_inputs};
+pub use server::{Engine, Session, serve, serve_inputs, serve_stdio};

@@ -132,6 +132,11 @@ pub fn serve<E: Engine, R: BufRead + Send + 'static, W: Write>(
     serve_inputs(engine, &receiver, &signals, output)
 }
 
+/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs.
+pub fn serve_stdio<E: Engine>(engine: &mut E) -> io::Result<()> {
+    serve(engine, io::BufReader::new(io::stdin()), io::stdout().lock())
+}
+
 /// The command loop over lines that a reader (see [`spawn_reader`]) delivers.
 pub fn serve_inputs<E: Engine, W: Write>(
     engine: &mut E,

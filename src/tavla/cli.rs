@@ -99,20 +99,12 @@ pub fn run(args: TavlaArgs) -> io::Result<()> {
                 timeout: args.gnubg_timeout,
             },
         )?;
-        return protocol::serve(
-            &mut engine,
-            BufReader::new(io::stdin()),
-            io::stdout().lock(),
-        );
+        return protocol::serve_stdio(&mut engine);
     }
     match args.protocol {
         Protocol::Gtp => {
             let mut engine = TavlaEngine::new(args.settings());
-            protocol::serve(
-                &mut engine,
-                BufReader::new(io::stdin()),
-                io::stdout().lock(),
-            )
+            protocol::serve_stdio(&mut engine)
         }
         Protocol::Ubgi => super::ubgi::serve(
             args.level,

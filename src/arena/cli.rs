@@ -177,9 +177,10 @@ pub struct ArenaOptions {
     /// from the pair's seed): variety for engines that play the same game from the same
     /// start at fixed budgets (hamle's Mangala engine). The moves come from the engines'
     /// `gogui-rules_legal_moves` (hamle's Abalone, Kulami and Mangala engines answer it;
-    /// a bot that does not is refused before the match starts).
-    #[arg(long, default_value_t = 0)]
-    pub opening_plies: usize,
+    /// a bot that does not is refused before the match starts). Default: 4 for Mangala,
+    /// 0 for the other games.
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -479,6 +480,9 @@ pub fn match_settings(
     if options.max_moves == Some(0) {
         return Err("--max-moves must be at least 1: a game of no moves has no result".to_owned());
     }
+    let opening_plies = options
+        .opening_plies
+        .unwrap_or_else(|| game.default_opening_plies());
     Ok(MatchSettings {
         bots,
         games,
@@ -500,7 +504,7 @@ pub fn match_settings(
         label: String::new(),
         time_control: options.time_control,
         adjudication: options.adjudicate,
-        opening_plies: options.opening_plies,
+        opening_plies,
     })
 }
 

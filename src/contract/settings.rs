@@ -36,6 +36,13 @@ pub trait GameSettings: fmt::Debug + Send + Sync {
     /// The move cap when the command line gives none.
     fn default_max_moves(&self) -> usize;
 
+    /// `--opening-plies` when the command line gives none: 0 (every game from the
+    /// game's start) unless the game's engines play one game from one start at fixed
+    /// budgets, so that a pair would replay the pair before it.
+    fn default_opening_plies(&self) -> usize {
+        0
+    }
+
     /// The referee of one game. `pair_seed` is shared by both games of a pair, for what
     /// they must share (Kulami's layout, Mangala's draw, Tavla's dice).
     fn referee(&self, pair_seed: u64) -> Box<dyn Referee>;

@@ -108,6 +108,12 @@ impl GameSettings for MangalaMatchRules {
         1000 * self.sets
     }
 
+    /// Mangala's engines are deterministic at fixed budgets and the draw only says who
+    /// starts, so without random opening moves the pairs of a match replay two games.
+    fn default_opening_plies(&self) -> usize {
+        4
+    }
+
     fn replay_record(&self, text: &str) -> Result<Replayed, String> {
         replay_record(text).map(Replayed::boxed)
     }

@@ -400,9 +400,9 @@ fn opening_plies_vary_pairs_of_deterministic_engines_reproducibly() {
             .to_owned();
         line.split_whitespace().map(str::to_owned).collect()
     };
-    // Deterministic engines, one set: the draw (who starts) is all that varies, so pairs
-    // replay earlier ones, and the match says so.
-    let (plain, text) = run("plain", &[]);
+    // Deterministic engines, one set, no opening moves: the draw (who starts) is all that
+    // varies, so pairs replay earlier ones, and the match says so.
+    let (plain, text) = run("plain", &["--opening-plies", "0"]);
     let results = check_match(&plain, 8, ["m-a", "m-b"]);
     assert!(
         text.contains("pairs replayed earlier ones move for move"),
@@ -412,9 +412,9 @@ fn opening_plies_vary_pairs_of_deterministic_engines_reproducibly() {
     let distinct: std::collections::BTreeSet<Vec<String>> =
         results.iter().map(|r| moves(&plain, r)).collect();
     assert!(distinct.len() < 8, "{distinct:?}");
-    // With random opening plies every pair differs; both games of a pair open alike; the
-    // same seed gives the same games.
-    let (opened, text) = run("opened", &["--opening-plies", "4"]);
+    // Mangala's default is 4 random opening plies: every pair differs; both games of a
+    // pair open alike; the same seed gives the same games as an explicit 4.
+    let (opened, text) = run("opened", &[]);
     assert!(!text.contains("replayed earlier"), "{text}");
     let results = check_match(&opened, 8, ["m-a", "m-b"]);
     let games: Vec<Vec<String>> = results.iter().map(|r| moves(&opened, r)).collect();

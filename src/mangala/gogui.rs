@@ -92,7 +92,7 @@ mod tests {
 
     #[test]
     fn bars_leave_the_store_rows_free() {
-        let position: Position = "9,9,9,9,9,9,0/9,9,9,9,9,9,0/s"
+        let position: Position = "4,4,4,4,4,4,0/4,4,4,4,4,4,0/s"
             .parse()
             .expect("a position");
         let rows: Vec<String> = board(&position).lines().skip(1).map(String::from).collect();

@@ -92,9 +92,7 @@ mod tests {
 
     #[test]
     fn bars_leave_the_store_rows_free() {
-        let position: Position = "4,4,4,4,4,4,0/4,4,4,4,4,4,0/s"
-            .parse()
-            .expect("a position");
+        let position: Position = "4,4,4,4,4,4,0/4,4,4,4,4,4,0/s".parse().expect("a position");
         let rows: Vec<String> = board(&position).lines().skip(1).map(String::from).collect();
         assert_eq!(rows[2], ". . . . . .");
         assert_eq!(rows[3], ". . . . . .");

@@ -55,7 +55,10 @@ fn the_refusal_names_gnubg_and_ubgi_on_one_line() {
         "set player 1 external localhost:",
         "--protocol ubgi",
     ] {
-        assert!(NO_GOGUI_BOARD.contains(needed), "{needed}: {NO_GOGUI_BOARD}");
+        assert!(
+            NO_GOGUI_BOARD.contains(needed),
+            "{needed}: {NO_GOGUI_BOARD}"
+        );
     }
     assert!(!NO_GOGUI_BOARD.contains('\n'));
 }

@@ -15,6 +15,7 @@ use super::board::{Cell, Color};
 use super::clicks::{self, Click, clicks_for, gogui_vertex};
 use super::command::{ABALONE_COMMANDS, AbaloneCommand};
 use super::eval::Weights;
+use super::gogui;
 use super::moves::Move;
 use super::player::{self, Limits, SearchResult, Searcher};
 use super::position::{IllegalMove, MoveList, Position, StartPosition};
@@ -210,7 +211,11 @@ impl AbaloneEngine {
                 self.clock.apply(command);
                 Ok(String::new())
             }
-            AbaloneCommand::BoardGfx => Ok(self.board_gfx()),
+            AbaloneCommand::BoardGfx => Ok(gogui::board_gfx(
+                &self.game,
+                &self.selected,
+                self.settings.gogui,
+            )),
         }
     }
 
@@ -385,76 +390,6 @@ impl AbaloneEngine {
             .join(" ")
     }
 
-    /// GoGui's graphics after each move: the selected marbles (`MARK`), the cells that
-    /// would complete the move (`CIRCLE`) and a status line saying what to click.
-    fn board_gfx(&self) -> String {
-        let vertices = |cells: &[Cell]| {
-            cells
-                .iter()
-                .map(|c| gogui_vertex(*c))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let mut lines = Vec::new();
-        let last = self
-            .game
-            .moves()
-            .last()
-            .map(|mv| format!(" (last move {mv})"))
-            .unwrap_or_default();
-        let to_move = self.game.to_move();
-        let status = if let Some(result) = self.game.result() {
-            result.to_string()
-        } else if !self.settings.gogui {
-            format!("{to_move} to move{last}")
-        } else if self.selected.is_empty() {
-            format!("{to_move} to move: click the marbles that move, then where they go{last}")
-        } else {
-            let position = self.game.position();
-            let targets: Vec<Cell> = clicks::next_clicks(position, &self.selected)
-                .into_iter()
-                .filter(|cell| position.marbles(to_move) & cell.bit() == 0)
-                .collect();
-            lines.push(format!("MARK {}", vertices(&self.selected)));
-            if !targets.is_empty() {
-                lines.push(format!("CIRCLE {}", vertices(&targets)));
-            }
-            format!(
-                "{to_move} selected {} ({}): click another marble, or where they go (circled: in front of the line, or where {} steps sideways)",
-                vertices(&self.selected),
-                self.selected_text(),
-                gogui_vertex(self.selected[0])
-            )
-        };
-        lines.push(format!("TEXT {status}"));
-        lines.join("\n")
-    }
-
-    /// GoGui's hex board: the 9×9 rhombus of rows (I at the top) and diagonals, `X` black,
-    /// `O` white, `.` empty, `?` outside the hexagon (GoGui draws no cell there).
-    fn rules_board(&self) -> String {
-        let position = self.game.position();
-        let rows: Vec<String> = (0..9i8)
-            .rev()
-            .map(|row| {
-                let glyphs: Vec<&str> = (0..9i8)
-                    .map(|col| match Cell::at(row, col) {
-                        // GoGui draws no hexagon for a removed cell (`?`), so the 9×9 rhombus
-                        // shows as the board's hexagon.
-                        None => "?",
-                        Some(cell) => match position.color_at(cell) {
-                            Some(Color::Black) => "X",
-                            Some(Color::White) => "O",
-                            None => ".",
-                        },
-                    })
-                    .collect();
-                glyphs.join(" ")
-            })
-            .collect();
-        format!("\n{}", rows.join("\n"))
-    }
-
     /// The hexagon as players draw it: row I at the top, each row indented by its distance
     /// from row E, diagonal numbers under row A and to the right of rows D to A.
     fn showboard(&self) -> String {
@@ -553,7 +488,7 @@ impl GoguiRules for AbaloneEngine {
     }
 
     fn board(&self) -> String {
-        self.rules_board()
+        gogui::board(&self.game)
     }
 
     fn legal_moves(&self) -> String {

@@ -14,8 +14,8 @@
 //!
 //! And Abalone's own: [`board`] (cells, directions, colours, bitboards), [`moves`] (a
 //! move's geometry), [`position`] (the rules of one move, the starts), [`rules`] (a game
-//! and its end), [`eval`] (the static evaluation), [`perft`] and [`clicks`] (moves
-//! entered cell by cell under GoGui).
+//! and its end), [`eval`] (the static evaluation), [`perft`], [`clicks`] (moves
+//! entered cell by cell under GoGui) and [`gogui`] (what GoGui draws).
 
 pub mod bench;
 pub mod board;
@@ -24,6 +24,7 @@ pub mod clicks;
 pub mod command;
 pub mod engine;
 pub mod eval;
+pub mod gogui;
 pub mod moves;
 pub mod notation;
 pub mod perft;

@@ -46,9 +46,10 @@ pub enum KulamiCommand {
     Komi,
     /// `time_settings`, `time_left` or `kgs-time_settings`.
     Clock(ClockCommand),
-    /// `kulami-tiles` and `gogui-rules_board_gfx`: GoGui graphics of the tiles and the
-    /// marked ones.
+    /// `kulami-tiles`: GoGui graphics of the tiles and the marked ones.
     Tiles,
+    /// `gogui-rules_board_gfx`: the tiles, and the holes where the next marble may go.
+    BoardGfx,
 }
 
 /// The Kulami commands in `list_commands` order; GoGui's six rules commands follow them
@@ -100,8 +101,9 @@ impl KulamiCommand {
             "kulami-new_game" => KulamiCommand::NewGame(parse_layout_choice(c)?),
             "kulami-layout" => c.no_args(KulamiCommand::GetLayout)?,
             "kulami-tiles" => c.no_args(KulamiCommand::Tiles)?,
-            // GoGui draws this after every move when a ruler offers it: the tiles stay shown.
-            "gogui-rules_board_gfx" => c.no_args(KulamiCommand::Tiles)?,
+            // GoGui draws this after every move when a ruler offers it: the tiles and the
+            // legal holes stay shown.
+            "gogui-rules_board_gfx" => c.no_args(KulamiCommand::BoardGfx)?,
             "play" => {
                 c.expect_args(2, "<color> <cell>")?;
                 let color = parse_color(c, 0)?;

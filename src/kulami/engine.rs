@@ -13,6 +13,7 @@ use crate::protocol::{
 
 use super::cell::Cell;
 use super::command::{KULAMI_COMMANDS, KulamiCommand, LayoutChoice, MoveArg};
+use super::gogui;
 use super::layout::Layout;
 use super::player::{self, SearchLimits};
 use super::position::Setup;
@@ -110,7 +111,8 @@ impl KulamiEngine {
                 Ok(text)
             }
             KulamiCommand::GetLayout => Ok(layout.to_string()),
-            KulamiCommand::Tiles => Ok(self.tiles_gfx()),
+            KulamiCommand::Tiles => Ok(gogui::tiles_gfx(&self.game)),
+            KulamiCommand::BoardGfx => Ok(gogui::board_gfx(&self.game)),
             KulamiCommand::Play(color, MoveArg::Pass) => if self.game.is_over() {
                 Ok(String::new())
             } else {
@@ -232,84 +234,6 @@ impl KulamiEngine {
             })?;
         }
         Ok(cell.to_string())
-    }
-
-    /// GoGui `gfx` drawing the layout: each tile's holes in a colour of its own and labelled
-    /// with its letter, holes outside the layout shaded, and the tiles where the last marbles
-    /// lie (no marble may go there next) marked with squares.
-    fn tiles_gfx(&self) -> String {
-        // Seventeen light colours, far enough apart for neighbouring tiles to differ.
-        const PALETTE: [&str; 17] = [
-            "#f4cccc", "#fce5cd", "#fff2cc", "#d9ead3", "#d0e0e3", "#cfe2f3", "#d9d2e9", "#ead1dc",
-            "#e6b8af", "#f9cb9c", "#ffe599", "#b6d7a8", "#a2c4c9", "#9fc5e8", "#b4a7d6", "#d5a6bd",
-            "#dddddd",
-        ];
-        let layout = self.game.layout();
-        let size = layout.board_size();
-        let mut colours: Vec<Vec<String>> = vec![Vec::new(); PALETTE.len()];
-        let mut labels = Vec::new();
-        let mut outside = Vec::new();
-        let mut marked = Vec::new();
-        let last_tiles: Vec<usize> = [Color::Black, Color::Red]
-            .into_iter()
-            .filter_map(|c| self.game.position().last(c))
-            .filter_map(|cell| layout.tile_index(cell))
-            .collect();
-        for row in 0..size {
-            for col in 0..size {
-                let cell = Cell::new(col, row);
-                match layout.tile_index(cell) {
-                    Some(tile) => {
-                        colours[tile % PALETTE.len()].push(cell.to_string());
-                        labels.push(format!("{cell} {}", layout.tile_letter(tile)));
-                        if last_tiles.contains(&tile) {
-                            marked.push(cell.to_string());
-                        }
-                    }
-                    None => outside.push(cell.to_string()),
-                }
-            }
-        }
-        let mut lines = Vec::new();
-        for (colour, cells) in PALETTE.iter().zip(&colours) {
-            if !cells.is_empty() {
-                lines.push(format!("COLOR {colour} {}", cells.join(" ")));
-            }
-        }
-        if !outside.is_empty() {
-            lines.push(format!("COLOR #555555 {}", outside.join(" ")));
-        }
-        lines.push(format!("LABEL {}", labels.join(" ")));
-        if !marked.is_empty() {
-            lines.push(format!("SQUARE {}", marked.join(" ")));
-        }
-        format!("\n{}", lines.join("\n"))
-    }
-
-    /// GoGui's board: one row a line, top first, `X` black, `O` red, `.` empty or no hole,
-    /// over the square of the layout's longer side.
-    fn rules_board(&self) -> String {
-        let size = self.game.layout().board_size();
-        let position = self.game.position();
-        let rows: Vec<String> = (0..size)
-            .rev()
-            .map(|row| {
-                let glyphs: Vec<&str> = (0..size)
-                    .map(|col| {
-                        let bit = Cell::new(col, row).bit();
-                        if position.marbles(Color::Black) & bit != 0 {
-                            "X"
-                        } else if position.marbles(Color::Red) & bit != 0 {
-                            "O"
-                        } else {
-                            "."
-                        }
-                    })
-                    .collect();
-                glyphs.join(" ")
-            })
-            .collect();
-        format!("\n{}", rows.join("\n"))
     }
 
     /// The board with its tiles drawn: `|` and `---` mark tile edges, `X`/`O` are black and
@@ -460,7 +384,7 @@ impl GoguiRules for KulamiEngine {
     }
 
     fn board(&self) -> String {
-        self.rules_board()
+        gogui::board(&self.game)
     }
 
     fn legal_moves(&self) -> String {

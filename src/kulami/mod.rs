@@ -13,8 +13,8 @@
 //! - [`referee`]: the arena's judge of a game.
 //!
 //! And Kulami's own: [`cell`] (cells and bitboards), [`layout`] (where the tiles lie),
-//! [`rules`] (the marble and marker rules, a game), [`position`] (the position string)
-//! and [`score`] (the tournament scoring).
+//! [`rules`] (the marble and marker rules, a game), [`position`] (the position string),
+//! [`score`] (the tournament scoring) and [`gogui`] (what GoGui draws).
 //!
 //! Boards are bitboards: a `u128` with one bit a cell, [`cell::STRIDE`] bits a row, so that a
 //! 10×10 field fits with an always-empty padding column that stops shifts from wrapping.
@@ -24,6 +24,7 @@ pub mod cell;
 pub mod cli;
 pub mod command;
 pub mod engine;
+pub mod gogui;
 pub mod layout;
 pub mod notation;
 pub mod player;

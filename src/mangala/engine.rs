@@ -15,6 +15,7 @@ use super::command::{MANGALA_COMMANDS, MangalaCommand};
 use super::db::EndgameDb;
 use super::draw::Draw;
 use super::game::Game;
+use super::gogui;
 use super::notation::{GOGUI_SIZE, score_text};
 use super::player::{Limits, Searcher, margin_for};
 use super::rules::{EndRule, PITS, Pit, STANDARD_STONES_PER_PIT, Side};
@@ -186,7 +187,7 @@ impl MangalaEngine {
                 self.clock.apply(command);
                 Ok(String::new())
             }
-            MangalaCommand::BoardGfx => Ok(self.gogui_board_gfx()),
+            MangalaCommand::BoardGfx => Ok(gogui::board_gfx(self.game.position())),
         }
     }
 
@@ -350,55 +351,6 @@ impl MangalaEngine {
         ));
         text
     }
-
-    /// GoGui graphics over `gogui_board`'s bars: each pit's count as a label on its vertex
-    /// (rows 1 and 6), and the stores in the status line.
-    fn gogui_board_gfx(&self) -> String {
-        let position = self.game.position();
-        let labels: Vec<String> = [Side::South, Side::North]
-            .into_iter()
-            .flat_map(|side| {
-                Pit::ALL.into_iter().map(move |pit| {
-                    format!("{} {}", pit.gogui_vertex(side), position.pit(side, pit))
-                })
-            })
-            .collect();
-        format!(
-            "LABEL {}\nTEXT stores: south (black) {}, north (white) {}",
-            labels.join(" "),
-            position.store(Side::South),
-            position.store(Side::North)
-        )
-    }
-
-    /// GoGui's board: row 1 is South's row, row 6 North's; each pit shows a bar of up to
-    /// three stones growing toward the middle (exact counts are in `showboard`).
-    fn gogui_board(&self) -> String {
-        let position = self.game.position();
-        let mut grid = [['.'; GOGUI_SIZE]; GOGUI_SIZE];
-        for pit in Pit::ALL {
-            let south = usize::from(position.pit(Side::South, pit).min(3));
-            for row in grid.iter_mut().take(south) {
-                row[pit.offset()] = 'X';
-            }
-            let north = usize::from(position.pit(Side::North, pit).min(3));
-            let column = PITS - 1 - pit.offset();
-            for row in grid.iter_mut().rev().take(north) {
-                row[column] = 'O';
-            }
-        }
-        let rows: Vec<String> = grid
-            .iter()
-            .rev()
-            .map(|row| {
-                row.iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
-        format!("\n{}", rows.join("\n"))
-    }
 }
 
 fn join(items: impl Iterator<Item = String>) -> String {
@@ -449,7 +401,7 @@ impl Engine for MangalaEngine {
 }
 
 /// GoGui's view of the set: a 6×6 board whose rows 1 and 6 are the pits (see
-/// `gogui_board`), South shown as Black.
+/// [`super::gogui`]), South shown as Black.
 impl GoguiRules for MangalaEngine {
     fn game_id(&self) -> String {
         "Mangala".into()
@@ -460,7 +412,7 @@ impl GoguiRules for MangalaEngine {
     }
 
     fn board(&self) -> String {
-        self.gogui_board()
+        gogui::board(self.game.position())
     }
 
     fn legal_moves(&self) -> String {

@@ -5,7 +5,7 @@
 //! The rooms every game has:
 //! - [`command`]: the typed GTP commands, parsed from the protocol core's `Command`;
 //! - [`engine`]: the `hamle mangala` engine, the adapter to the protocol core (GoGui's
-//!   rules extension included);
+//!   rules extension included, drawn by [`gogui`]);
 //! - [`player`]: the search and the solver, perfect where the endgame databases reach;
 //! - [`notation`]: the text of sides, pits, GoGui vertices and positions;
 //! - [`cli`]: the command line (the engine, `build-db`, `solve`);
@@ -23,6 +23,7 @@ pub mod db;
 pub mod draw;
 pub mod engine;
 pub mod game;
+pub mod gogui;
 pub mod notation;
 pub mod player;
 pub mod referee;

@@ -72,7 +72,7 @@ impl fmt::Display for Pit {
 }
 
 /// GoGui shows the board as 6×6: South's pits on row 1 (pit 1 at A1), North's on row 6
-/// (pit 1 at F6, on North's left), with bars of up to three stones growing inward.
+/// (pit 1 at F6, on North's left); see [`super::gogui`] for the rest of the board.
 pub const GOGUI_SIZE: usize = PITS;
 
 impl Pit {

@@ -4,6 +4,7 @@
 
 use super::board::Side;
 use super::dice::Dice;
+use super::gogui::{GO_BOARD_COMMANDS, no_gogui_board};
 use crate::protocol::{Command, GtpError};
 use crate::text::shorten;
 
@@ -36,8 +37,10 @@ pub enum TavlaCommand {
     SaveMat(String),
 }
 
-/// The Tavla commands in `list_commands` order.
-pub const TAVLA_COMMANDS: [&str; 24] = [
+/// The Tavla commands in `list_commands` order. `boardsize` and `clear_board` are listed so
+/// that they reach the engine, whose answer says that Tavla has no GoGui board (see
+/// [`super::gogui`]).
+pub const TAVLA_COMMANDS: [&str; 26] = [
     "new_match",
     "new_game",
     "crawford",
@@ -62,6 +65,8 @@ pub const TAVLA_COMMANDS: [&str; 24] = [
     "pip_count",
     "save_mat",
     "tavla-level",
+    "boardsize",
+    "clear_board",
 ];
 
 fn parse_side(text: &str) -> Result<Side, GtpError> {
@@ -162,6 +167,7 @@ impl TavlaCommand {
             "final_result" => c.no_args(TavlaCommand::FinalResult)?,
             "match_status" => c.no_args(TavlaCommand::MatchStatus)?,
             "pip_count" => c.no_args(TavlaCommand::PipCount)?,
+            name if GO_BOARD_COMMANDS.contains(&name) => return Err(no_gogui_board()),
             "save_mat" => {
                 c.expect_args(1, "<path>")?;
                 TavlaCommand::SaveMat(c.arg(0)?.to_string())

@@ -13,7 +13,7 @@
 //! * the engine: `command` (typed GTP commands), `engine` (the GTP adapter), `report` (the
 //!   text board, match status, result lines), `setup` (positions set from IDs or FIBS
 //!   boards), `ubgi` (the UBGI dialect), `external` (gnubg's external-player socket),
-//!   `gnubg_adapter` (gnubg's decisions behind our GTP);
+//!   `gnubg_adapter` (gnubg's decisions behind our GTP), `gogui` (why GoGui shows no board);
 //! * `referee` (the arena's referee), `cli` (`hamle tavla`), `bench` (`hamle bench tavla`).
 
 pub mod bearoff;
@@ -29,6 +29,7 @@ pub mod external;
 pub mod fibs;
 pub mod game;
 pub mod gnubg_adapter;
+pub mod gogui;
 pub mod ids;
 pub mod mat;
 pub mod moves;

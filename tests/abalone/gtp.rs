@@ -430,11 +430,15 @@ fn under_gogui_a_move_is_entered_click_by_click_and_undone_click_by_click() {
          =2 \n\n=3 \n\n\
          =4 B3 E3 C4 D4\n\n\
          =5 black\n\n\
-         =6 MARK C3 D3\nCIRCLE B3 C4 D4\nTEXT black selected C3 D3 (c3 c4): click another marble, \
+         =6 VAR w A9 b H1\nMARK C3 D3\nCIRCLE B3 C4 D4\n\
+         LABEL A9 0 B9 off H1 0 J1 off J4 click H3 \"a ring\" J3 or G2 add H2 a J2 ball\n\
+         TEXT black selected C3 D3 (c3 c4): click another marble, \
          or where they go (circled: in front of the line, or where C3 steps sideways)\n\n\
          =7 \n\n=8 white\n\n\
          =9 wwwww/wwwwww/2www2/8/9/2bb4/4b2/bbbbbb/bbbbb w 0 0\n\n\
-         =10 TEXT white to move: click the marbles that move, then where they go (last move c3c4d3)\n\n\
+         =10 VAR w A9 b H1\n\
+         LABEL A9 0 B9 off H1 0 J1 off A8 click B8 your C8 balls A7 then B7 where A6 \"to go\"\n\
+         TEXT white to move: click the marbles that move, then where they go (last move c3c4d3)\n\n\
          =11 \n\n=12 black\n\n\
          =13 wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0\n\n\
          =14 B3 E3 C4 D4\n\n\
@@ -557,4 +561,58 @@ fn under_gogui_genmove_finishes_the_move_the_user_began() {
     let marbles = hamle::abalone::clicks::moving_marbles(before, mv);
     let a1: hamle::abalone::Cell = "a1".parse().expect("a cell");
     assert_ne!(marbles & a1.bit(), 0, "{mv} after A1, clicks {clicks:?}");
+}
+
+/// GoGui clears its status line after every human move, so the marbles pushed off, the
+/// selection and what to click are drawn on the board: ghost marbles labelled with the
+/// counts on GoGui's removed points (A9 White's, H1 Black's), the selection crossed, the
+/// cells that complete it circled, and short words in the corner of the side to move.
+#[test]
+fn under_gogui_marbles_off_and_the_selection_are_drawn_on_the_board() {
+    // Black d4 d5 d6 push white d7 d8 off the edge: clicks D4 E4 F4, then G4 (d7).
+    let position = "5/6/3bbwb/4bw2/4bbww1/3bbbww/7/6/5 b 1 2";
+    assert_eq!(
+        gogui_transcript(&[
+            &format!("1 abalone-set_position {position}"),
+            "2 play b D4",
+            "3 play b E4",
+            "4 play b F4",
+            "5 gogui-rules_board_gfx",
+            "6 play b G4",
+            "7 abalone-marbles_off",
+            "8 gogui-rules_board_gfx",
+        ]),
+        "=1 \n\n=2 \n\n=3 \n\n=4 \n\n\
+         =5 VAR w A9 b H1\nMARK D4 E4 F4\nCIRCLE C3 D3 C4 G4\n\
+         LABEL A9 2 B9 off H1 1 J1 off J4 click H3 \"a ring\" J3 or G2 add H2 a J2 ball\n\
+         TEXT black selected D4 E4 F4 (d4 d5 d6): click another marble, or where they go \
+         (circled: in front of the line, or where D4 steps sideways)\n\n\
+         =6 \n\n=7 black 1 white 3\n\n\
+         =8 VAR w A9 b H1\n\
+         LABEL A9 3 B9 off H1 1 J1 off A8 click B8 your C8 balls A7 then B7 where A6 \"to go\"\n\
+         TEXT white to move: click the marbles that move, then where they go (last move d4d5)\n\n"
+    );
+}
+
+/// Without `--gogui` no move can be clicked, so only the trays are drawn; once the game is
+/// over no instructions are either.
+#[test]
+fn without_gogui_or_after_the_end_only_the_marbles_off_are_drawn() {
+    assert_eq!(
+        transcript(&[
+            "1 abalone-set_position 5/6/3bbwb/4bw2/4bbww1/3bbbww/7/6/5 b 1 2",
+            "2 gogui-rules_board_gfx",
+        ]),
+        "=1 \n\n=2 VAR w A9 b H1\nLABEL A9 2 B9 off H1 1 J1 off\nTEXT black to move\n\n"
+    );
+    let over = gogui_transcript(&[
+        "1 abalone-set_position 5/6/3bbwb/4bw2/4bbww1/3bbbww/7/6/5 b 0 5",
+        "2 play b d4d5",
+        "3 gogui-rules_final_result",
+        "4 gogui-rules_board_gfx",
+    ]);
+    assert!(
+        over.contains("=4 VAR w A9 b H1\nLABEL A9 6 B9 off H1 0 J1 off\nTEXT Black wins"),
+        "{over}"
+    );
 }

@@ -304,8 +304,13 @@ fn tiles_gfx_colours_every_hole_and_squares_the_marked_tiles() {
     ]);
     let answers = answer_texts(&out);
     let (before, after) = (&answers[0], &answers[3]);
-    // GoGui draws gogui-rules_board_gfx after every move: the same graphics.
-    assert_eq!(answers[4], answers[3]);
+    // GoGui draws gogui-rules_board_gfx after every move: the same graphics, and the holes
+    // where the next marble may go circled (black's, in row 5 or column E, off the closed
+    // tiles).
+    assert_eq!(
+        answers[4],
+        format!("{}\nCIRCLE A5 B5 E1 E2 E3 E6 E7 E8 H5", answers[3])
+    );
     let coloured: Vec<&str> = before
         .lines()
         .filter_map(|l| l.strip_prefix("COLOR #"))
@@ -342,4 +347,41 @@ fn tiles_gfx_colours_every_hole_and_squares_the_marked_tiles() {
         squares.contains("D5") && squares.contains("G4"),
         "{squares}"
     );
+}
+
+/// GoGui clears its status line after every human move, so the holes where a marble may go
+/// are drawn on the board: `gogui-rules_board_gfx` circles exactly the legal holes after
+/// every move (all 64 before the first), and none once the game is over.
+#[test]
+fn board_gfx_circles_the_legal_holes_after_every_move() {
+    let circled = |gfx: &str| -> Vec<String> {
+        gfx.lines()
+            .find_map(|l| l.strip_prefix("CIRCLE "))
+            .map(|l| l.split(' ').map(String::from).collect())
+            .unwrap_or_default()
+    };
+    let legal = |answer: &str| -> Vec<String> {
+        answer
+            .trim_start_matches("= ")
+            .split(' ')
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let out = transcript(&[
+        "gogui-rules_board_gfx",
+        "play b d5",
+        "gogui-rules_legal_moves",
+        "gogui-rules_board_gfx",
+        "play r d2",
+        "gogui-rules_legal_moves",
+        "gogui-rules_board_gfx",
+    ]);
+    let answers = answer_texts(&out);
+    assert_eq!(circled(&answers[0]).len(), 64, "{}", answers[0]);
+    for (listed, gfx) in [(&answers[2], &answers[3]), (&answers[5], &answers[6])] {
+        let listed = legal(listed);
+        assert!(!listed.is_empty());
+        assert_eq!(circled(gfx), listed);
+    }
 }

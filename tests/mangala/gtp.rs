@@ -147,7 +147,7 @@ fn gogui_rules_commands() {
         ]),
         "=1 \n\n=2 Mangala\n\n=3 6\n\n=4 white\n\n\
          =5 F6 D6 B6 A6\n\n\
-         =6 \nO O . O . O\n. O . O . .\n. O . . . .\n. X . . . X\n. X . X . X\n. X . X X X\n\n\
+         =6 \nO O . O . O\n. O . O . .\n. . . . . .\n. . . . . .\n. X . X . X\n. X . X X X\n\n\
          =7 unknown\n\n=8 \n\n\
          =9 0,3,0,2,1,4,14/1,0,2,0,3,0,18/n\n\n"
     );
@@ -305,10 +305,14 @@ fn gogui_board_gfx_and_final_result() {
             "9 play s 6",
             "10 gogui-rules_final_result",
         ]),
-        "=1 LABEL A1 4 B1 4 C1 4 D1 4 E1 4 F1 4 F6 4 E6 4 D6 4 C6 4 B6 4 A6 4\n\
+        "=1 COLOR #c08040 A4 A3 F3 F4\nVAR w A4 b F3\n\
+         LABEL A1 4 B1 4 C1 4 D1 4 E1 4 F1 4 F6 4 E6 4 D6 4 C6 4 B6 4 A6 4 \
+         A4 0 A3 store F3 0 F4 store\n\
          TEXT stores: south (black) 0, north (white) 0\n\n\
          =2 \n\n\
-         =3 LABEL A1 0 B1 0 C1 0 D1 0 E1 0 F1 1 F6 1 E6 2 D6 0 C6 0 B6 0 A6 0\n\
+         =3 COLOR #c08040 A4 A3 F3 F4\nVAR w A4 b F3\n\
+         LABEL A1 0 B1 0 C1 0 D1 0 E1 0 F1 1 F6 1 E6 2 D6 0 C6 0 B6 0 A6 0 \
+         A4 24 A3 store F3 20 F4 store\n\
          TEXT stores: south (black) 20, north (white) 24\n\n\
          =4 \n\n=5 \n\n=6 \n\n=7 North (White) wins by 4, 22 to 26\n\n\
          =8 \n\n=9 \n\n=10 South (Black) wins by 8, 28 to 20\n\n"
@@ -352,5 +356,26 @@ fn gogui_mode_clear_board_restarts_the_set_so_replays_work() {
     assert_eq!(
         gogui,
         "= \n\n= \n\n= \n\n= black\n\n= south 0 north 0; sets played 0; set 1 starter south\n\n"
+    );
+}
+
+/// GoGui clears its status line after every human move, so the stores must be on the board:
+/// after GoGui's `play b E1` (South's pit 5: 1 back in E1, F1, the store, North's pit 1) the
+/// graphics it draws label South's store (F3) with 1, every pit with its count, and keep the
+/// store rows free of bars.
+#[test]
+fn after_a_move_the_stores_are_labelled_on_the_board() {
+    assert_eq!(
+        transcript(&[
+            "1 play b E1",
+            "2 gogui-rules_board_gfx",
+            "3 gogui-rules_board",
+        ]),
+        "=1 \n\n\
+         =2 COLOR #c08040 A4 A3 F3 F4\nVAR w A4 b F3\n\
+         LABEL A1 4 B1 4 C1 4 D1 4 E1 1 F1 5 F6 5 E6 4 D6 4 C6 4 B6 4 A6 4 \
+         A4 0 A3 store F3 1 F4 store\n\
+         TEXT stores: south (black) 1, north (white) 0\n\n\
+         =3 \nO O O O O O\nO O O O O O\n. . . . . .\n. . . . . .\nX X X X . X\nX X X X X X\n\n"
     );
 }

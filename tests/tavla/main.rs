@@ -2,6 +2,7 @@
 //! arena records replayed, GTP transcripts, and hostile input (UBGI, the external player
 //! socket, a hung gnubg, bad weights). Tests against a real gnubg are in `tests/interop/`.
 
+mod gogui;
 mod gtp;
 mod hostile;
 mod invariants;

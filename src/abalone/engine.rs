@@ -5,7 +5,7 @@
 //! exactly as it was. GoGui's rules extension is answered by the core from the engine's
 //! [`GoguiRules`].
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::protocol::{
     Clock, Command, Engine, GOGUI_RULES_COMMANDS, GoguiRules, GtpError, Session,
@@ -282,9 +282,15 @@ impl AbaloneEngine {
         play: bool,
     ) -> Result<String, GtpError> {
         self.check_turn(color)?;
+        let start = Instant::now();
         let limits = self.search_limits(color);
         let stop = || session.interrupted();
         let result = self.searcher.search(&self.game, limits, &stop);
+        if play {
+            // The move is on `color`'s clock (what is left to do takes microseconds): a
+            // controller that sends no `time_left` leaves the account to the engine.
+            self.clock.charge(color.index(), start.elapsed());
+        }
         let Some(mv) = result.best else {
             return Err(GtpError::other("no legal move"));
         };

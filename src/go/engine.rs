@@ -440,7 +440,13 @@ impl GoEngine {
         let kept = self.settings.reuse.then_some(&mut self.kept);
         let result = run_search(request, kept, color, analysis, self.live_gfx, session);
         self.reused = result.reused;
-        self.answer(color, kind, &result, start)
+        let answer = self.answer(color, kind, &result, start);
+        if matches!(kind, Generate::Play | Generate::Cleanup) {
+            // The move is on `color`'s clock: a controller that sends no `time_left`
+            // leaves the account to the engine.
+            self.clock.charge(color.index(), start.elapsed());
+        }
+        answer
     }
 
     /// The search's budget: the clock's allotment or the time per move, and the playouts

@@ -215,6 +215,11 @@ impl KulamiEngine {
             limits,
             &stop,
         );
+        if play {
+            // The move is on `color`'s clock (what is left to do takes microseconds): a
+            // controller that sends no `time_left` leaves the account to the engine.
+            self.clock.charge(color.index(), start.elapsed());
+        }
         let Some(cell) = result.best else {
             return Ok("pass".into());
         };

@@ -252,6 +252,9 @@ impl MangalaEngine {
         let signals = session.signals();
         let stop = || signals.interrupted();
         let result = self.searcher.search(&position, limits, &stop);
+        // The move is on `side`'s clock (what is left to do takes microseconds): a
+        // controller that sends no `time_left` leaves the account to the engine.
+        self.clock.charge(side.index(), start.elapsed());
         let pit = result
             .best
             .ok_or_else(|| GtpError::other("internal error: no move found"))?;
@@ -282,7 +285,13 @@ impl MangalaEngine {
             ..Limits::default()
         };
         let signals = session.signals();
-        let stop = || signals.interrupted();
+        // A solve without a node budget may take hours: like an analysis stream, it ends
+        // with the input (a controller that closed it can never ask for anything again),
+        // answering the bounds proved so far. A budgeted solve runs its budget, as genmove
+        // does, so that a piped script (`printf 'mangala-solve 1000000' | hamle mangala`)
+        // still gets its full answer.
+        let endless = max_nodes.is_none();
+        let stop = || signals.interrupted() || (endless && signals.input_closed());
         let solution = self
             .searcher
             .solve(&position, limits, &stop, &mut |_, _, _| {});

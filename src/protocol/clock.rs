@@ -9,6 +9,12 @@
 //! first in the game's usual order (Go, Abalone and Kulami: black; Mangala, whose starter
 //! is drawn: south) and 1 for the other. A game parses a clock command with
 //! [`ClockCommand::parse`], handing it a closure that turns its own side word into a seat.
+//!
+//! The engine keeps each seat's time itself: `time_settings` starts both clocks, and the
+//! engine charges a seat with the wall time of every move it generates for it
+//! ([`Clock::charge`]), so that a controller that never sends `time_left` (gogui-twogtp)
+//! still sees the engine keep within its time. `time_left` replaces that account whenever
+//! it comes.
 
 use std::fmt;
 use std::time::Duration;
@@ -78,24 +84,152 @@ impl fmt::Display for TimeSystem {
     }
 }
 
-/// What the controller last said of one seat's clock (`time_left color time stones`):
-/// `stones` is 0 in main time, else the stones (Canadian) or periods (Japanese) left.
+/// One seat's clock in `time_left`'s terms: in main time the seconds left and 0 stones; in
+/// overtime the seconds left of the current period and the stones (Canadian) or periods
+/// (Japanese) left. A seat whose time has run out stays at zero seconds (in overtime, with
+/// the stones or the one period it had), so that it is given as little as a move can take.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Remaining {
-    seconds: f64,
-    stones: u32,
+pub struct TimeLeft {
+    pub seconds: f64,
+    pub stones: u32,
 }
 
-/// Both players' clocks as far as the controller has told us.
+impl TimeLeft {
+    /// Where `system` starts a seat: in its main time, or in its first overtime period when
+    /// it has no main time.
+    fn start(system: TimeSystem) -> TimeLeft {
+        let (seconds, stones) = match system {
+            TimeSystem::Unlimited => (0.0, 0),
+            TimeSystem::Absolute { main } => (main, 0),
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } if main <= 0.0 && periods > 0 => (period, periods),
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } if main <= 0.0 => (period, stones),
+            TimeSystem::Byoyomi { main, .. } | TimeSystem::Canadian { main, .. } => (main, 0),
+        };
+        TimeLeft { seconds, stones }
+    }
+
+    /// After a move that took `spent` seconds under absolute time.
+    fn after_absolute_move(self, spent: f64) -> TimeLeft {
+        TimeLeft {
+            seconds: (self.seconds - spent).max(0.0),
+            stones: 0,
+        }
+    }
+
+    /// After a move that took `spent` seconds under Japanese byo-yomi: a period the move
+    /// overran is lost, the period the move was made in starts afresh.
+    fn after_japanese_move(self, spent: f64, period: f64, periods: u32) -> TimeLeft {
+        let (current, periods_left, rest) = if self.stones == 0 {
+            if spent <= self.seconds {
+                return self.after_absolute_move(spent);
+            }
+            if periods == 0 {
+                return TimeLeft {
+                    seconds: 0.0,
+                    stones: 0,
+                };
+            }
+            (period, periods, spent - self.seconds)
+        } else {
+            (self.seconds, self.stones, spent)
+        };
+        if rest < current {
+            return TimeLeft {
+                seconds: period,
+                stones: periods_left,
+            };
+        }
+        // The current period is lost; the move went on into the next ones, overrunning
+        // `overrun` whole periods more before it was made in the one after them.
+        let rest = rest - current;
+        let overrun = if period > 0.0 {
+            (rest / period).floor()
+        } else {
+            f64::INFINITY
+        };
+        let after_current = f64::from(periods_left - 1);
+        if after_current > overrun {
+            TimeLeft {
+                seconds: period,
+                // `overrun` is below `after_current`, a u32: the cast is exact.
+                stones: (after_current - overrun) as u32,
+            }
+        } else {
+            TimeLeft {
+                seconds: 0.0,
+                stones: 1,
+            }
+        }
+    }
+
+    /// After a move that took `spent` seconds under Canadian byo-yomi: the move is one of
+    /// the period's stones (the move that crosses from main time into overtime is its
+    /// first), and a period whose stones are all played starts afresh.
+    fn after_canadian_move(self, spent: f64, period: f64, stones: u32) -> TimeLeft {
+        let (current, stones_left, rest) = if self.stones == 0 {
+            if spent <= self.seconds {
+                return self.after_absolute_move(spent);
+            }
+            (period, stones, spent - self.seconds)
+        } else {
+            (self.seconds, self.stones, spent)
+        };
+        if rest >= current {
+            return TimeLeft {
+                seconds: 0.0,
+                stones: stones_left,
+            };
+        }
+        match stones_left.saturating_sub(1) {
+            0 => TimeLeft {
+                seconds: period,
+                stones,
+            },
+            left => TimeLeft {
+                seconds: current - rest,
+                stones: left,
+            },
+        }
+    }
+}
+
+/// Both players' clocks: what `time_settings` gave each, less the moves this engine
+/// generated for it, or what `time_left` last said, whichever came last.
+///
+/// GNU Go's way: a controller such as gogui-twogtp sends `time_settings` once a game and
+/// never `time_left`, and an engine that did not count its own time would spread the whole
+/// main time over every move. `time_left` stays the authority whenever it comes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clock {
     system: TimeSystem,
-    remaining: [Option<Remaining>; SEATS],
+    left: [TimeLeft; SEATS],
 }
 
-/// Seconds kept back from every allotment for the round trip through the controller;
-/// a short allotment keeps back a fifth of itself instead.
+/// Seconds kept back from every allotment for the round trip through the controller and
+/// for the search's last step past its deadline; a short allotment keeps back a fifth of
+/// itself instead.
 const SAFETY_MARGIN: f64 = 0.3;
+
+/// Seconds charged to every move on top of the time the engine measured: the controller's
+/// clock also runs while the command and the answer travel through the pipes and wait for
+/// a core on a loaded machine, which the engine cannot see. Without it the engine's account
+/// would drift above the controller's by that much every move.
+const UNSEEN_LATENCY: f64 = 0.05;
+
+/// The least allotment while the clock can afford it, so that a search does some work.
+const MIN_ALLOTMENT_SECONDS: f64 = 0.05;
+
+/// The least allotment of a clock that is (nearly) spent: a game that outlasts the estimate
+/// of the moves left then costs as little more as a move can.
+const LAST_ALLOTMENT_SECONDS: f64 = 0.001;
 
 /// No single move is given more than a day, whatever the clock says.
 const MAX_ALLOTMENT_SECONDS: f64 = 86_400.0;
@@ -110,7 +244,7 @@ impl Clock {
     pub fn new(system: TimeSystem) -> Clock {
         Clock {
             system,
-            remaining: [None, None],
+            left: [TimeLeft::start(system); SEATS],
         }
     }
 
@@ -118,12 +252,40 @@ impl Clock {
         self.system
     }
 
-    /// Records `time_left` for `seat` (0 or 1; anything else is a caller's bug and panics).
-    pub fn set_time_left(&mut self, seat: usize, seconds: f64, stones: u32) {
-        self.remaining[seat] = Some(Remaining { seconds, stones });
+    /// What the clock says `seat` has left (0 or 1; anything else is a caller's bug and
+    /// panics).
+    pub fn time_left(&self, seat: usize) -> TimeLeft {
+        self.left[seat]
     }
 
-    /// Applies a parsed clock command: new settings forget what `time_left` said.
+    /// Records `time_left` for `seat`: it replaces the engine's own account.
+    pub fn set_time_left(&mut self, seat: usize, seconds: f64, stones: u32) {
+        self.left[seat] = TimeLeft { seconds, stones };
+    }
+
+    /// Charges `seat` for a move it generated in `elapsed` (measured from the command's
+    /// arrival to its answer), plus [`UNSEEN_LATENCY`]; the next allotment shrinks.
+    pub fn charge(&mut self, seat: usize, elapsed: Duration) {
+        let spent = elapsed.as_secs_f64() + UNSEEN_LATENCY;
+        let left = self.left[seat];
+        self.left[seat] = match self.system {
+            TimeSystem::Unlimited => return,
+            TimeSystem::Absolute { .. } => left.after_absolute_move(spent),
+            TimeSystem::Byoyomi {
+                period, periods, ..
+            } => left.after_japanese_move(spent, period, periods),
+            TimeSystem::Canadian { period, stones, .. } => {
+                left.after_canadian_move(spent, period, stones)
+            }
+        };
+        let TimeLeft { seconds, stones } = self.left[seat];
+        tracing::debug!(
+            "clock of seat {seat}: {spent:.3} s charged, {seconds:.3} s left ({stones} stones or periods)"
+        );
+    }
+
+    /// Applies a parsed clock command: new settings start both clocks afresh (forgetting
+    /// what `time_left` said and what was charged).
     pub fn apply(&mut self, command: ClockCommand) {
         match command {
             ClockCommand::Settings(system) => *self = Clock::new(system),
@@ -139,44 +301,34 @@ impl Clock {
     /// `moves_left` estimates how many moves `seat` still has to make in the game.
     pub fn allotment(&self, seat: usize, moves_left: u32) -> Option<Duration> {
         let moves_left = f64::from(moves_left.max(1));
-        let remaining = self.remaining[seat];
+        let TimeLeft { seconds, stones } = self.left[seat];
         let seconds = match self.system {
             TimeSystem::Unlimited => return None,
-            TimeSystem::Absolute { main } => remaining.map_or(main, |r| r.seconds) / moves_left,
+            TimeSystem::Absolute { .. } => seconds / moves_left,
+            // In main time: spread it, but never below what one period gives for free.
             TimeSystem::Byoyomi {
-                main,
-                period,
-                periods,
-            } => match remaining {
-                // In main time: spread it, but never below what one period gives for free.
-                Some(Remaining { seconds, stones: 0 }) => {
-                    (seconds / moves_left).max(if periods > 0 { period * 0.8 } else { 0.0 })
-                }
-                Some(Remaining { seconds, .. }) => seconds.min(period) * 0.8,
-                None => (main / moves_left).max(period * 0.8),
-            },
+                period, periods, ..
+            } if stones == 0 => {
+                (seconds / moves_left).max(if periods > 0 { period * 0.8 } else { 0.0 })
+            }
+            TimeSystem::Byoyomi { period, .. } => seconds.min(period) * 0.8,
             TimeSystem::Canadian {
-                main,
                 period,
-                stones,
-            } => match remaining {
-                Some(Remaining { seconds, stones: 0 }) => {
-                    seconds / moves_left + period / f64::from(stones) * 0.5
-                }
-                Some(Remaining {
-                    seconds,
-                    stones: left,
-                }) => seconds / f64::from(left.max(1)) * 0.9,
-                None => main / moves_left + period / f64::from(stones) * 0.5,
-            },
+                stones: per_period,
+                ..
+            } if stones == 0 => seconds / moves_left + period / f64::from(per_period) * 0.5,
+            TimeSystem::Canadian { .. } => seconds / f64::from(stones) * 0.9,
         };
         let margin = SAFETY_MARGIN.min(seconds * 0.2);
+        let floor = MIN_ALLOTMENT_SECONDS
+            .min(seconds)
+            .max(LAST_ALLOTMENT_SECONDS);
         // The bounds keep `Duration::from_secs_f64` and `Instant + Duration` from overflowing.
-        let seconds = (seconds - margin).clamp(0.05, MAX_ALLOTMENT_SECONDS);
+        let seconds = (seconds - margin).clamp(floor, MAX_ALLOTMENT_SECONDS);
         Some(Duration::from_secs_f64(if seconds.is_finite() {
             seconds
         } else {
-            0.05
+            MIN_ALLOTMENT_SECONDS
         }))
     }
 }
@@ -289,274 +441,4 @@ fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn secs(d: Option<Duration>) -> f64 {
-        d.map_or(f64::NAN, |d| d.as_secs_f64())
-    }
-
-    #[test]
-    fn gtp_time_settings_meanings() {
-        assert_eq!(TimeSystem::from_gtp(0.0, 1.0, 0), TimeSystem::Unlimited);
-        assert_eq!(
-            TimeSystem::from_gtp(300.0, 0.0, 0),
-            TimeSystem::Absolute { main: 300.0 }
-        );
-        assert_eq!(
-            TimeSystem::from_gtp(600.0, 300.0, 25),
-            TimeSystem::Canadian {
-                main: 600.0,
-                period: 300.0,
-                stones: 25
-            }
-        );
-    }
-
-    #[test]
-    fn no_clock_means_no_allotment() {
-        assert_eq!(Clock::default().allotment(0, 40), None);
-    }
-
-    #[test]
-    fn absolute_time_is_spread_over_the_moves_left() {
-        let mut clock = Clock::new(TimeSystem::Absolute { main: 600.0 });
-        assert!((secs(clock.allotment(0, 60)) - 9.7).abs() < 1e-9);
-        clock.set_time_left(0, 30.0, 0);
-        assert!((secs(clock.allotment(0, 60)) - 0.4).abs() < 1e-9);
-        // White's clock is untouched by Black's time_left.
-        assert!((secs(clock.allotment(1, 60)) - 9.7).abs() < 1e-9);
-    }
-
-    #[test]
-    fn canadian_overtime_divides_by_stones_left() {
-        let mut clock = Clock::new(TimeSystem::Canadian {
-            main: 0.0,
-            period: 100.0,
-            stones: 10,
-        });
-        clock.set_time_left(1, 40.0, 4);
-        assert!((secs(clock.allotment(1, 50)) - (9.0 - SAFETY_MARGIN)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn japanese_periods_use_most_of_a_period() {
-        let mut clock = Clock::new(TimeSystem::Byoyomi {
-            main: 0.0,
-            period: 10.0,
-            periods: 3,
-        });
-        clock.set_time_left(0, 10.0, 3);
-        assert!((secs(clock.allotment(0, 50)) - (8.0 - SAFETY_MARGIN)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn absurd_clocks_stay_within_a_day() {
-        let clock = Clock::new(TimeSystem::Absolute { main: f64::MAX });
-        assert_eq!(secs(clock.allotment(0, 1)), MAX_ALLOTMENT_SECONDS);
-        let clock = Clock::new(TimeSystem::Canadian {
-            main: 0.0,
-            period: f64::MAX,
-            stones: 1,
-        });
-        assert_eq!(secs(clock.allotment(0, 1)), MAX_ALLOTMENT_SECONDS);
-    }
-
-    #[test]
-    fn allotment_never_drops_to_zero() {
-        let mut clock = Clock::new(TimeSystem::Absolute { main: 1.0 });
-        clock.set_time_left(0, 0.0, 0);
-        assert!(secs(clock.allotment(0, 100)) > 0.0);
-    }
-
-    #[test]
-    fn canadian_main_time_adds_half_a_stone_share() {
-        let clock = Clock::new(TimeSystem::Canadian {
-            main: 600.0,
-            period: 300.0,
-            stones: 25,
-        });
-        // 600 / 60 + 300 / 25 * 0.5 = 16 seconds, less the margin.
-        assert!((secs(clock.allotment(0, 60)) - (16.0 - SAFETY_MARGIN)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn japanese_main_time_never_gives_less_than_most_of_a_period() {
-        let mut clock = Clock::new(TimeSystem::Byoyomi {
-            main: 600.0,
-            period: 30.0,
-            periods: 5,
-        });
-        // Fresh: 600 / 100 = 6 s, raised to 0.8 of a period.
-        assert!((secs(clock.allotment(1, 100)) - (24.0 - SAFETY_MARGIN)).abs() < 1e-9);
-        clock.set_time_left(1, 500.0, 0);
-        assert!((secs(clock.allotment(1, 10)) - (50.0 - SAFETY_MARGIN)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn a_period_reset_restores_the_full_allotment() {
-        let mut byoyomi = Clock::new(TimeSystem::Byoyomi {
-            main: 0.0,
-            period: 10.0,
-            periods: 3,
-        });
-        // Late in a period: only what is left of it counts.
-        byoyomi.set_time_left(0, 2.0, 3);
-        assert!((secs(byoyomi.allotment(0, 50)) - (1.6 - SAFETY_MARGIN)).abs() < 1e-9);
-        // A move made in time resets the period.
-        byoyomi.set_time_left(0, 10.0, 3);
-        assert!((secs(byoyomi.allotment(0, 50)) - (8.0 - SAFETY_MARGIN)).abs() < 1e-9);
-
-        let mut canadian = Clock::new(TimeSystem::Canadian {
-            main: 0.0,
-            period: 100.0,
-            stones: 10,
-        });
-        canadian.set_time_left(1, 5.0, 1);
-        assert!((secs(canadian.allotment(1, 50)) - (4.5 - SAFETY_MARGIN)).abs() < 1e-9);
-        // The period's stones were played: a fresh period of 10 stones in 100 seconds.
-        canadian.set_time_left(1, 100.0, 10);
-        assert!((secs(canadian.allotment(1, 50)) - (9.0 - SAFETY_MARGIN)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn new_settings_forget_time_left() {
-        let mut clock = Clock::new(TimeSystem::Absolute { main: 600.0 });
-        clock.apply(ClockCommand::TimeLeft {
-            seat: 0,
-            seconds: 6.0,
-            stones: 0,
-        });
-        assert!((secs(clock.allotment(0, 10)) - (0.6 - 0.12)).abs() < 1e-9);
-        clock.apply(ClockCommand::Settings(TimeSystem::Absolute { main: 100.0 }));
-        assert!((secs(clock.allotment(0, 10)) - (10.0 - SAFETY_MARGIN)).abs() < 1e-9);
-        clock.apply(ClockCommand::Settings(TimeSystem::Unlimited));
-        assert_eq!(clock.allotment(0, 10), None);
-    }
-
-    const SIDES: &str = "a color (b or w)";
-
-    fn side(word: &str) -> Option<usize> {
-        match word {
-            "b" => Some(0),
-            "w" => Some(1),
-            "x" => Some(2), // a broken game mapping: refused, not a panic later
-            _ => None,
-        }
-    }
-
-    fn parse(line: &str) -> Result<ClockCommand, GtpError> {
-        let command = super::super::parse_command(line).expect("a command");
-        ClockCommand::parse(&command, SIDES, side)
-    }
-
-    fn error(line: &str) -> String {
-        parse(line).expect_err(line).to_string()
-    }
-
-    #[test]
-    fn the_parser_reads_the_three_commands() {
-        assert_eq!(
-            parse("time_settings 300 30 5"),
-            Ok(ClockCommand::Settings(TimeSystem::Canadian {
-                main: 300.0,
-                period: 30.0,
-                stones: 5
-            }))
-        );
-        assert_eq!(
-            parse("time_settings 300 0 0"),
-            Ok(ClockCommand::Settings(TimeSystem::Absolute { main: 300.0 }))
-        );
-        assert_eq!(
-            parse("time_left w 25.5 3"),
-            Ok(ClockCommand::TimeLeft {
-                seat: 1,
-                seconds: 25.5,
-                stones: 3
-            })
-        );
-        assert_eq!(
-            parse("kgs-time_settings none"),
-            Ok(ClockCommand::Settings(TimeSystem::Unlimited))
-        );
-        assert_eq!(
-            parse("kgs-time_settings ABSOLUTE 600"),
-            Ok(ClockCommand::Settings(TimeSystem::Absolute { main: 600.0 }))
-        );
-        assert_eq!(
-            parse("kgs-time_settings byoyomi 600 30 5"),
-            Ok(ClockCommand::Settings(TimeSystem::Byoyomi {
-                main: 600.0,
-                period: 30.0,
-                periods: 5
-            }))
-        );
-        assert_eq!(
-            parse("kgs-time_settings canadian 600 300 25"),
-            Ok(ClockCommand::Settings(TimeSystem::Canadian {
-                main: 600.0,
-                period: 300.0,
-                stones: 25
-            }))
-        );
-    }
-
-    #[test]
-    fn the_parser_names_what_was_wrong() {
-        const KGS_USAGE: &str = "syntax error: usage: kgs-time_settings none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>";
-        assert_eq!(
-            error("time_settings 300 30"),
-            "syntax error: usage: time_settings <main_time> <byo_yomi_time> <byo_yomi_stones>"
-        );
-        assert_eq!(
-            error("time_settings 10 x 0"),
-            "syntax error: expected a number of seconds, got 'x'"
-        );
-        assert_eq!(
-            error("time_settings -5 0 0"),
-            "syntax error: expected a number of seconds, got '-5'"
-        );
-        assert_eq!(
-            error("time_settings 1e308 0 0"),
-            "syntax error: expected a number of seconds, got '1e308'"
-        );
-        assert_eq!(
-            error("time_settings 300 30 -1"),
-            "syntax error: expected a number of stones, got '-1'"
-        );
-        assert_eq!(
-            error("time_left b 10"),
-            "syntax error: usage: time_left <color> <time> <stones>"
-        );
-        assert_eq!(
-            error("time_left purple 10 0"),
-            "syntax error: expected a color (b or w), got 'purple'"
-        );
-        assert_eq!(
-            error("time_left x 10 0"),
-            "syntax error: expected a color (b or w), got 'x'"
-        );
-        assert_eq!(
-            error("time_left w 1e400 0"),
-            "syntax error: expected a number of seconds, got '1e400'"
-        );
-        assert_eq!(
-            error("time_left w nan 0"),
-            "syntax error: expected a number of seconds, got 'nan'"
-        );
-        assert_eq!(error("kgs-time_settings"), KGS_USAGE);
-        assert_eq!(error("kgs-time_settings sudden 10"), KGS_USAGE);
-        assert_eq!(error("kgs-time_settings absolute"), KGS_USAGE);
-        assert_eq!(error("kgs-time_settings byoyomi 600 30"), KGS_USAGE);
-        assert_eq!(
-            error("kgs-time_settings byoyomi 600 30 many"),
-            "syntax error: expected a number of periods, got 'many'"
-        );
-        assert_eq!(
-            error("kgs-time_settings canadian 600 300 0"),
-            "syntax error: canadian byo-yomi needs at least 1 stone a period"
-        );
-        assert_eq!(error("time_elapsed b 10 0"), "unknown command");
-    }
-}
+mod tests;

@@ -12,7 +12,7 @@ pub mod log;
 pub mod rules;
 mod server;
 
-pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeSystem};
+pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeLeft, TimeSystem};
 pub use command::{Command, parse_command};
 pub use error::GtpError;
 pub use input::{

@@ -258,7 +258,9 @@ fn build_db_writes_every_level_and_resumes_an_interrupted_build() {
 fn engine_and_solver_load_what_build_db_wrote_and_answer_from_it() {
     let cache = Cache::new("use");
     cache.build(LEVELS);
-    let solve = format!("gomill-describe_engine\nset_position {ENDGAME}\nmangala-solve\n");
+    // A budget (never reached) keeps the solve from ending with the piped input.
+    let solve =
+        format!("gomill-describe_engine\nset_position {ENDGAME}\nmangala-solve 1000000000\n");
 
     let with = cache.engine(48, &solve);
     assert!(

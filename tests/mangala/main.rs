@@ -2,6 +2,7 @@
 //! against brute force, GTP transcripts and the endgame databases through the binary.
 
 mod db;
+mod end_of_input;
 mod gtp;
 mod invariants;
 mod rules;

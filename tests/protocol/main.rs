@@ -4,3 +4,4 @@
 
 mod gtp;
 mod read_ahead;
+mod twogtp_clock;

@@ -1,0 +1,72 @@
+//! `mangala-solve` and the end of input: a solve without a node budget (hours from the
+//! start position) ends when the input does, as an analysis stream does, since its
+//! controller can ask nothing more; a solve with a budget runs it whole, as a piped script
+//! expects. The verdicts read the answer (bounds or exact, the nodes searched); the time
+//! bound only turns a hang into a failure.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far longer than a solve stopped by the end of input takes on any machine, far shorter
+/// than the whole solve of the start position.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// `hamle mangala` with `script` piped in whole (the input ends at once); its stdout.
+fn run_piped(script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["mangala", "--db-stones", "0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hamle");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(script.as_bytes()).expect("write stdin");
+    drop(stdin);
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("hamle mangala still ran {PATIENCE:?} after its input ended: {script:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    reader.join().expect("stdout reader")
+}
+
+/// The nodes an answer `= bounds south -48 +48 nodes N` reports.
+fn nodes(answer: &str) -> u64 {
+    answer
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {answer:?}"))
+}
+
+#[test]
+fn a_solve_without_budget_ends_with_the_input() {
+    let stdout = run_piped("mangala-solve\n");
+    let answer = stdout.trim_end();
+    // The start position is far from solved: only bounds could have been proved.
+    assert!(answer.starts_with("= bounds "), "{answer}");
+}
+
+#[test]
+fn a_budgeted_solve_runs_its_budget_after_the_input_ended() {
+    let stdout = run_piped("mangala-solve 50000\n");
+    let answer = stdout.trim_end();
+    assert!(answer.starts_with("= bounds "), "{answer}");
+    assert!(nodes(answer) >= 50_000, "the solve was cut short: {answer}");
+}

@@ -1,0 +1,221 @@
+//! Clocks under gogui-twogtp: `time_settings` once a game and never `time_left`, one engine
+//! process a side, each told the other's moves with `play`. Every engine must then keep its
+//! own account of the time it has used, so that the wall time of all its `genmove`s, as
+//! the controller measures it, stays within its main time.
+//!
+//! The engines search by the clock alone (their node budgets are out of reach), and they
+//! measure wall time, so a loaded machine makes them think less, not overrun. The main
+//! times are short to keep the tests quick; the engines charge every move a margin for what
+//! the controller sees and they cannot (pipes, waiting for a core), which is what holds the
+//! bound on a loaded machine.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest any one answer may take: far beyond what a move under these clocks takes,
+/// so that only a hung engine fails on it.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// One engine process, spoken to as gogui-twogtp does.
+struct Player {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Player {
+    fn start(args: &[&str]) -> Player {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hamle");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Player {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Sends `command` and returns the body of its success answer.
+    fn ask(&mut self, command: &str) -> String {
+        self.send(command)
+            .unwrap_or_else(|error| panic!("'{command}' failed: {error}"))
+    }
+
+    /// Sends `command`: `Ok(body)` or `Err(message)`.
+    fn send(&mut self, command: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{command}").expect("write command");
+        self.stdin.flush().expect("flush");
+        let mut answer = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("no answer to '{command}' within {PATIENCE:?}"));
+            if line.is_empty() {
+                break;
+            }
+            answer.push(line);
+        }
+        let answer = answer.join("\n");
+        match answer.strip_prefix("= ") {
+            Some(body) => Ok(body.to_owned()),
+            None if answer == "=" => Ok(String::new()),
+            None => Err(answer),
+        }
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A game as gogui-twogtp plays it.
+struct Match<'a> {
+    /// The engine's command line, the same for both sides.
+    args: &'a [&'a str],
+    /// Sent to both engines before the first move.
+    setup: &'a [&'a str],
+    /// The side words, the first to move first.
+    sides: [&'a str; 2],
+    /// Consecutive passes that end the game (Go: 2; a game whose engine passes only when
+    /// the game is over: 1).
+    passes_to_end: usize,
+    max_plies: usize,
+}
+
+/// What the controller measured: each side's `genmove` wall time, and the plies played.
+struct Played {
+    used: [Duration; 2],
+    plies: usize,
+}
+
+impl Match<'_> {
+    fn play(&self) -> Played {
+        let mut players = [Player::start(self.args), Player::start(self.args)];
+        for player in &mut players {
+            for command in self.setup {
+                player.ask(command);
+            }
+        }
+        let mut used = [Duration::ZERO; 2];
+        let mut passes = 0;
+        let mut plies = 0;
+        while plies < self.max_plies {
+            let seat = plies % 2;
+            let side = self.sides[seat];
+            let asked = Instant::now();
+            let answer = players[seat].send(&format!("genmove {side}"));
+            used[seat] += asked.elapsed();
+            // A game over before its last pass (Abalone: six marbles off) refuses the move.
+            let answer = match answer {
+                Ok(answer) => answer,
+                Err(error) if error.contains("over") => break,
+                Err(error) => panic!("genmove {side} failed: {error}"),
+            };
+            plies += 1;
+            let answer = answer.to_ascii_lowercase();
+            if answer == "resign" {
+                break;
+            }
+            passes = if answer == "pass" { passes + 1 } else { 0 };
+            if passes == self.passes_to_end {
+                break;
+            }
+            players[1 - seat].ask(&format!("play {side} {answer}"));
+        }
+        Played { used, plies }
+    }
+}
+
+/// Plays `game` and checks that each side's `genmove`s took less than `main` seconds.
+fn assert_within_main_time(game: &Match<'_>, main: u64) {
+    let played = game.play();
+    let [first, second] = played.used.map(|used| used.as_secs_f64());
+    eprintln!(
+        "{:?}: {} plies, {first:.2} s and {second:.2} s of {main} s",
+        game.args, played.plies
+    );
+    assert!(
+        played.plies >= 10,
+        "the game ended after {} plies",
+        played.plies
+    );
+    for (side, used) in game.sides.iter().zip([first, second]) {
+        assert!(
+            used < main as f64,
+            "{side} used {used:.2} s of a {main} s clock in {} plies ({first:.2} s and {second:.2} s)",
+            played.plies
+        );
+    }
+}
+
+#[test]
+fn go_keeps_within_its_main_time_without_time_left() {
+    const MAIN: u64 = 10;
+    let settings = format!("time_settings {MAIN} 0 0");
+    assert_within_main_time(
+        &Match {
+            // The clock alone decides how long a move thinks.
+            args: &["go", "--playouts", "0"],
+            setup: &["boardsize 9", "clear_board", "komi 7", &settings],
+            sides: ["b", "w"],
+            passes_to_end: 2,
+            max_plies: 200,
+        },
+        MAIN,
+    );
+}
+
+#[test]
+fn kulami_keeps_within_its_main_time_without_time_left() {
+    const MAIN: u64 = 4;
+    let settings = format!("time_settings {MAIN} 0 0");
+    assert_within_main_time(
+        &Match {
+            args: &["kulami", "--nodes", "1000000000000"],
+            setup: &[&settings],
+            sides: ["b", "r"],
+            passes_to_end: 1,
+            max_plies: 200,
+        },
+        MAIN,
+    );
+}
+
+#[test]
+fn abalone_keeps_within_its_main_time_without_time_left() {
+    // Abalone spreads the clock over some 30 moves whatever the game's length: 80 moves a
+    // side took nearly 6 s of a 3 s clock before the engine counted its time.
+    const MAIN: u64 = 3;
+    let settings = format!("time_settings {MAIN} 0 0");
+    assert_within_main_time(
+        &Match {
+            args: &["abalone", "--nodes", "0"],
+            setup: &[&settings],
+            sides: ["b", "w"],
+            passes_to_end: 1,
+            max_plies: 160,
+        },
+        MAIN,
+    );
+}

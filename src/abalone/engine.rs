@@ -111,6 +111,7 @@ impl AbaloneEngine {
 
     fn new_game(&mut self, start: Position) {
         self.game = Game::new(start, self.settings.end_rules);
+        self.clock.restart();
         self.searcher.clear();
         self.selected.clear();
         self.move_clicks.clear();

@@ -161,6 +161,7 @@ impl GoEngine {
             }
             GoCommand::ClearBoard => {
                 self.game.clear();
+                self.clock.restart();
                 Ok(String::new())
             }
             GoCommand::Komi(komi) => {

@@ -97,6 +97,7 @@ impl KulamiEngine {
             }
             KulamiCommand::ClearBoard => {
                 self.game = Game::new(layout.clone());
+                self.clock.restart();
                 Ok(String::new())
             }
             KulamiCommand::NewGame(choice) => {
@@ -108,6 +109,7 @@ impl KulamiEngine {
                 };
                 let text = layout.to_string();
                 self.game = Game::new(layout);
+                self.clock.restart();
                 Ok(text)
             }
             KulamiCommand::GetLayout => Ok(layout.to_string()),

@@ -284,6 +284,13 @@ impl Clock {
         );
     }
 
+    /// A new game under the same settings: both accounts start afresh, as GNU Go's
+    /// `clear_board` restarts its timers (a controller may send `time_settings` once for a
+    /// series of games).
+    pub fn restart(&mut self) {
+        *self = Clock::new(self.system);
+    }
+
     /// Applies a parsed clock command: new settings start both clocks afresh (forgetting
     /// what `time_left` said and what was charged).
     pub fn apply(&mut self, command: ClockCommand) {

@@ -147,6 +147,22 @@ fn new_settings_forget_time_left_and_what_was_charged() {
     assert_eq!(clock.allotment(0, 10), None);
 }
 
+#[test]
+fn a_new_game_restarts_both_accounts_under_the_same_settings() {
+    let system = TimeSystem::Canadian {
+        main: 60.0,
+        period: 30.0,
+        stones: 5,
+    };
+    let mut clock = Clock::new(system);
+    charge(&mut clock, 0, 70.0);
+    charge(&mut clock, 1, 20.0);
+    clock.restart();
+    assert_eq!(clock.system(), system);
+    assert_left(&clock, 0, 60.0, 0);
+    assert_left(&clock, 1, 60.0, 0);
+}
+
 fn assert_left(clock: &Clock, seat: usize, seconds: f64, stones: u32) {
     let left = clock.time_left(seat);
     assert!(

@@ -31,6 +31,7 @@ pub mod rules;
 pub mod score;
 pub mod sgf;
 pub mod status;
+pub mod view;
 mod thinking;
 
 pub use color::Color;

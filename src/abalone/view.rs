@@ -124,13 +124,13 @@ const ROW_HEIGHT: f64 = 0.866;
 /// The centre of the cell at `row` (0 = A, the bottom) and diagonal `col`.
 fn centre(row: i8, col: i8) -> (f64, f64) {
     (
-        f64::from(col) - 0.5 * f64::from(row) + 3.0,
+        f64::from(col) - 0.5 * f64::from(row) + 3.7,
         f64::from(8 - row) * ROW_HEIGHT + 1.0,
     )
 }
 
 fn draw(picture: &AbalonePicture) -> String {
-    let (width, height) = (10.0, 10.6);
+    let (width, height) = (10.7, 10.6);
     let mut svg = Svg::new(width, height, "Abalone board");
     let corners = [(0, 0), (0, 4), (4, 8), (8, 8), (8, 4), (4, 0)];
     let hexagon: Vec<(f64, f64)> = corners
@@ -181,10 +181,10 @@ fn draw(picture: &AbalonePicture) -> String {
             Color::Black => ("#151515", "off black", "Black off"),
             Color::White => ("#f4f4f4", "off white", "White off"),
         };
-        svg.text((1.6, y), 0.34, "#333", "tray", word);
+        svg.text((2.0, y), 0.34, "#333", "tray", word);
         let off = position.marbles_off(color).min(MARBLES_OFF_TO_WIN + 8);
         for k in 0..off {
-            svg.circle((3.2 + f64::from(k) * 0.55, y), 0.24, fill, "#555", class);
+            svg.circle((3.6 + f64::from(k) * 0.55, y), 0.24, fill, "#555", class);
         }
     }
     svg.finish()

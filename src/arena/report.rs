@@ -98,10 +98,12 @@ pub fn write_summary(
         .map(|p| store::pgn(&p.results, &p.event(), context.sides))
         .collect();
     write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
-    write_atomically(
-        &dir.join(REPORT_FILE),
-        html(names, pairings, context).as_bytes(),
-    )?;
+    // The games section links the viewer pages the pairings' folders hold.
+    let page = html(names, pairings, context).replace(
+        "</body>\n",
+        &format!("{}</body>\n", super::view::ladder_games_section(dir)),
+    );
+    write_atomically(&dir.join(REPORT_FILE), page.as_bytes())?;
     Ok(ratings)
 }
 

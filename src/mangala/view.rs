@@ -163,8 +163,8 @@ impl RecordViewer for MangalaViewer {
 fn pit_centre(side: Side, pit: Pit) -> (f64, f64) {
     let offset = pit.offset() as f64;
     match side {
-        Side::South => (2.5 + offset * 1.2, 3.1),
-        Side::North => (2.5 + (5.0 - offset) * 1.2, 1.3),
+        Side::South => (2.25 + offset * 1.1, 3.1),
+        Side::North => (2.25 + (5.0 - offset) * 1.1, 1.3),
     }
 }
 
@@ -174,19 +174,19 @@ fn draw(picture: &MangalaPicture) -> String {
     let position = &picture.position;
     for side in Side::BOTH {
         let x = match side {
-            Side::South => 8.9,
-            Side::North => 1.1,
+            Side::South => 9.0,
+            Side::North => 1.0,
         };
-        svg.rect(x - 0.55, 0.55, 1.1, 3.3, "#6d421c", &format!("store {}", side.name()));
+        svg.rect(x - 0.5, 0.6, 1.0, 3.2, "#6d421c", &format!("store {}", side.name()));
         svg.text((x, 2.2), 0.6, "#fff", "count store", &position.store(side).to_string());
         let label_y = match side {
-            Side::South => 4.0,
-            Side::North => 0.42,
+            Side::South => 4.02,
+            Side::North => 0.4,
         };
         svg.text((x, label_y), 0.28, "#f3e2c7", "side", side.name());
         for pit in Pit::ALL {
             let centre = pit_centre(side, pit);
-            svg.circle(centre, 0.5, "#6d421c", "#4a2c10", &format!("pit {}", side.name()));
+            svg.circle(centre, 0.45, "#6d421c", "#4a2c10", &format!("pit {}", side.name()));
             let count = position.pit(side, pit);
             svg.text(centre, 0.48, "#fff", "count pit", &count.to_string());
             let below = match side {
@@ -197,7 +197,7 @@ fn draw(picture: &MangalaPicture) -> String {
         }
     }
     if let Some((side, pit)) = picture.last {
-        svg.circle(pit_centre(side, pit), 0.56, "none", "#ffd54f", "last");
+        svg.circle(pit_centre(side, pit), 0.5, "none", "#ffd54f", "last");
     }
     svg.finish()
 }

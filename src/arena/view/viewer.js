@@ -1,4 +1,4 @@
-// Steps through the positions of the page: every board is a <figure class="frame">, one
+// Steps through the positions of the page: every board is a figure of class "frame", one
 // shown at a time. Buttons, the arrow keys, Home and End, and the URL fragment #move=N
 // (or #move=end) choose it; the move list marks it. No request leaves the page.
 (function () {

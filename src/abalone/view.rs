@@ -102,7 +102,14 @@ impl RecordViewer for AbaloneViewer {
                 steps.push(Step {
                     position: picture(&referee, Some(&before)),
                     mv: Some(answer.to_ascii_lowercase()),
-                    mover: Some(if seat == Seat::First { "Black" } else { "White" }.to_owned()),
+                    mover: Some(
+                        if seat == Seat::First {
+                            "Black"
+                        } else {
+                            "White"
+                        }
+                        .to_owned(),
+                    ),
                     note: String::new(),
                 });
             }

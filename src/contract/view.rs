@@ -165,6 +165,12 @@ pub fn num(value: f64) -> String {
     }
 }
 
+/// A point of a drawing, in its user units.
+pub type Point = (f64, f64);
+
+/// A straight segment from one point to another.
+pub type Segment = (Point, Point);
+
 /// A small SVG writer: the games' drawings share its opening tag and shapes, so every
 /// board scales to its box and every piece is marked the same way.
 pub struct Svg {
@@ -198,7 +204,7 @@ impl Svg {
     }
 
     /// Straight segments drawn as one path, `width` units wide.
-    pub fn lines(&mut self, segments: &[((f64, f64), (f64, f64))], width: f64) {
+    pub fn lines(&mut self, segments: &[Segment], width: f64) {
         let path: String = segments
             .iter()
             .map(|(a, b)| format!("M{} {}L{} {}", num(a.0), num(a.1), num(b.0), num(b.1)))
@@ -330,9 +336,19 @@ mod tests {
         assert!(viewer.recognizes("count\n", "txt"));
         let view = viewer.view("count\n3\n<x>\n4\n");
         assert_eq!(view.frames.len(), 2);
-        assert!(view.frames[1].svg.contains(">3</text>"), "{:?}", view.frames);
-        assert_eq!((num(1.0), num(9.549), num(0.4), num(-0.001)), ("1".into(), "9.55".into(), "0.4".into(), "0".into()));
+        assert!(
+            view.frames[1].svg.contains(">3</text>"),
+            "{:?}",
+            view.frames
+        );
+        assert_eq!(
+            (num(1.0), num(9.549), num(0.4), num(-0.001)),
+            ("1".into(), "9.55".into(), "0.4".into(), "0".into())
+        );
         assert_eq!(view.problem, Some(RecordProblem::at(3, "not a number")));
-        assert_eq!(escape("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+        assert_eq!(
+            escape("<a href=\"x\">&"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;"
+        );
     }
 }

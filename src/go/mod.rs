@@ -31,8 +31,8 @@ pub mod rules;
 pub mod score;
 pub mod sgf;
 pub mod status;
-pub mod view;
 mod thinking;
+pub mod view;
 
 pub use color::Color;
 pub use notation::{MoveVertex, Vertex};

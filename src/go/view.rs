@@ -142,8 +142,10 @@ fn replay_steps(record: &GoRecord) -> (Vec<Step<GoPicture>>, Option<RecordProble
                 }
                 number += 1;
                 if let Err(error) = game.play(*color, *mv) {
-                    let message =
-                        format!("move {number} ({} {mv}) is illegal: {error}", color.letter());
+                    let message = format!(
+                        "move {number} ({} {mv}) is illegal: {error}",
+                        color.letter()
+                    );
                     return (steps, Some(RecordProblem::whole(message)));
                 }
                 let last = match mv {
@@ -207,10 +209,17 @@ fn draw(position: &GoPicture) -> String {
     let mut inner = Vec::new();
     let mut labels = Vec::new();
     for k in 0..n {
-        let lines = if k == 0 || k + 1 == n { &mut edges } else { &mut inner };
+        let lines = if k == 0 || k + 1 == n {
+            &mut edges
+        } else {
+            &mut inner
+        };
         lines.push((at(k, 0), at(k, n - 1)));
         lines.push((at(0, k), at(n - 1, k)));
-        labels.push(((k as f64 + 1.0, side - 0.45), Vertex::column_letter(k as u8).to_string()));
+        labels.push((
+            (k as f64 + 1.0, side - 0.45),
+            Vertex::column_letter(k as u8).to_string(),
+        ));
         labels.push(((0.45, (n - k) as f64), (k + 1).to_string()));
     }
     svg.lines(&inner, 0.03);
@@ -277,7 +286,10 @@ mod tests {
         let view = GoViewer.view("(;SZ[9];B[ee];W[ee];B[cc])");
         assert_eq!(view.frames.len(), 2);
         let problem = view.problem.expect("move 2 is refused");
-        assert!(problem.message.starts_with("move 2 (W E5) is illegal"), "{problem:?}");
+        assert!(
+            problem.message.starts_with("move 2 (W E5) is illegal"),
+            "{problem:?}"
+        );
         let broken = GoViewer.view("(;SZ[9]\n;B[ee\n");
         assert!(broken.frames.is_empty());
         assert!(broken.problem.is_some_and(|p| p.line.is_some()));

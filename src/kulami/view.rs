@@ -151,7 +151,14 @@ fn draw(picture: &KulamiPicture) -> String {
                 continue;
             };
             let (x, y) = corner(col, row);
-            svg.rect(x, y, 1.0, 1.0, TILE_SHADES[tile % TILE_SHADES.len()], "hole");
+            svg.rect(
+                x,
+                y,
+                1.0,
+                1.0,
+                TILE_SHADES[tile % TILE_SHADES.len()],
+                "hole",
+            );
             let other = |c: Option<Cell>| c.and_then(|c| layout.tile_index(c)) != Some(tile);
             let right = (col + 1 < w).then(|| Cell::new(col + 1, row));
             let up = (row + 1 < h).then(|| Cell::new(col, row + 1));
@@ -214,7 +221,11 @@ mod tests {
         assert_eq!(last.matches("class=\"marble black\"").count(), 2, "{last}");
         assert_eq!(last.matches("class=\"marble red\"").count(), 1);
         assert_eq!(last.matches("class=\"last\"").count(), 1);
-        assert_eq!(last.matches("class=\"hole\"").count(), 64, "the standard layout's holes");
+        assert_eq!(
+            last.matches("class=\"hole\"").count(),
+            64,
+            "the standard layout's holes"
+        );
         assert_eq!(view.frames[0].svg.matches("class=\"last\"").count(), 0);
     }
 

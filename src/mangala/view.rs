@@ -177,8 +177,21 @@ fn draw(picture: &MangalaPicture) -> String {
             Side::South => 9.0,
             Side::North => 1.0,
         };
-        svg.rect(x - 0.5, 0.6, 1.0, 3.2, "#6d421c", &format!("store {}", side.name()));
-        svg.text((x, 2.2), 0.6, "#fff", "count store", &position.store(side).to_string());
+        svg.rect(
+            x - 0.5,
+            0.6,
+            1.0,
+            3.2,
+            "#6d421c",
+            &format!("store {}", side.name()),
+        );
+        svg.text(
+            (x, 2.2),
+            0.6,
+            "#fff",
+            "count store",
+            &position.store(side).to_string(),
+        );
         let label_y = match side {
             Side::South => 4.02,
             Side::North => 0.4,
@@ -186,14 +199,26 @@ fn draw(picture: &MangalaPicture) -> String {
         svg.text((x, label_y), 0.28, "#f3e2c7", "side", side.name());
         for pit in Pit::ALL {
             let centre = pit_centre(side, pit);
-            svg.circle(centre, 0.45, "#6d421c", "#4a2c10", &format!("pit {}", side.name()));
+            svg.circle(
+                centre,
+                0.45,
+                "#6d421c",
+                "#4a2c10",
+                &format!("pit {}", side.name()),
+            );
             let count = position.pit(side, pit);
             svg.text(centre, 0.48, "#fff", "count pit", &count.to_string());
             let below = match side {
                 Side::South => centre.1 + 0.72,
                 Side::North => centre.1 - 0.72,
             };
-            svg.text((centre.0, below), 0.22, "#f3e2c7", "coord", &pit.number().to_string());
+            svg.text(
+                (centre.0, below),
+                0.22,
+                "#f3e2c7",
+                "coord",
+                &pit.number().to_string(),
+            );
         }
     }
     if let Some((side, pit)) = picture.last {

@@ -111,7 +111,10 @@ fn play_entry(game: &mut Game, action: &MatAction, opens: bool) -> Result<Option
         }
         MatEntry::Double { .. } => game.double(side).map(|()| None).map_err(|e| e.to_string()),
         MatEntry::Take => game.take(side).map(|()| None).map_err(|e| e.to_string()),
-        MatEntry::Drop => game.drop_cube(side).map(|()| None).map_err(|e| e.to_string()),
+        MatEntry::Drop => game
+            .drop_cube(side)
+            .map(|()| None)
+            .map_err(|e| e.to_string()),
         MatEntry::Win { .. } => Ok(None),
     }
 }
@@ -228,7 +231,11 @@ fn draw(picture: &TavlaPicture) -> String {
     for p in 1..=24usize {
         let x = point_x(p);
         let fill = if p % 2 == 0 { "#e8d5a9" } else { "#a33a2a" };
-        let (tip, base) = if p <= 12 { (BOTTOM - HALF, BOTTOM - 0.2) } else { (HALF + 0.6, 0.4) };
+        let (tip, base) = if p <= 12 {
+            (BOTTOM - HALF, BOTTOM - 0.2)
+        } else {
+            (HALF + 0.6, 0.4)
+        };
         svg.polygon(&[(x - 0.5, base), (x + 0.5, base), (x, tip)], fill, "point");
         let label_y = if p <= 12 { BOTTOM + 0.35 } else { 0.12 };
         labels.push(((x, label_y), p.to_string()));
@@ -238,12 +245,30 @@ fn draw(picture: &TavlaPicture) -> String {
     for p in 1..=24usize {
         let white = board.at(Side::White, p);
         let black = board.at(Side::Black, 25 - p);
-        let (count, side) = if white > 0 { (white, Side::White) } else { (black, Side::Black) };
+        let (count, side) = if white > 0 {
+            (white, Side::White)
+        } else {
+            (black, Side::Black)
+        };
         stack(&mut svg, point_x(p), p <= 12, count, side);
     }
     // The bar: White enters at the top (Black's home), Black at the bottom.
-    stack_from(&mut svg, 7.0, HALF, -1.0, board.bar(Side::White), Side::White);
-    stack_from(&mut svg, 7.0, BOTTOM - HALF + 0.2, 1.0, board.bar(Side::Black), Side::Black);
+    stack_from(
+        &mut svg,
+        7.0,
+        HALF,
+        -1.0,
+        board.bar(Side::White),
+        Side::White,
+    );
+    stack_from(
+        &mut svg,
+        7.0,
+        BOTTOM - HALF + 0.2,
+        1.0,
+        board.bar(Side::Black),
+        Side::Black,
+    );
     for side in Side::BOTH {
         let off = board.borne_off(side);
         for k in 0..off {
@@ -252,14 +277,27 @@ fn draw(picture: &TavlaPicture) -> String {
                 Side::Black => 0.45 + f64::from(k) * 0.3,
             };
             let (fill, class) = checker_look(side);
-            svg.rect(14.1, y - 0.12, 1.2, 0.24, fill, &class.replace("checker", "off"));
+            svg.rect(
+                14.1,
+                y - 0.12,
+                1.2,
+                0.24,
+                fill,
+                &class.replace("checker", "off"),
+            );
         }
     }
     if let Some(dice) = picture.dice {
         for (k, die) in [dice.high(), dice.low()].into_iter().enumerate() {
             let x = 9.6 + k as f64 * 1.1;
             svg.rect(x - 0.4, BOTTOM / 2.0 - 0.4 + 0.3, 0.8, 0.8, "#fff", "die");
-            svg.text((x, BOTTOM / 2.0 + 0.3), 0.55, "#111", "pips", &die.to_string());
+            svg.text(
+                (x, BOTTOM / 2.0 + 0.3),
+                0.55,
+                "#111",
+                "pips",
+                &die.to_string(),
+            );
         }
     }
     let cube_y = match picture.cube_owner {
@@ -268,8 +306,18 @@ fn draw(picture: &TavlaPicture) -> String {
         Some(Side::Black) => 1.4,
     };
     svg.rect(14.3, cube_y - 0.4, 0.8, 0.8, "#f7f1e3", "cube");
-    let cube = if picture.cube_owner.is_none() && picture.cube == 1 { 64 } else { picture.cube };
-    svg.text((14.7, cube_y), 0.42, "#111", "cube-value", &cube.to_string());
+    let cube = if picture.cube_owner.is_none() && picture.cube == 1 {
+        64
+    } else {
+        picture.cube
+    };
+    svg.text(
+        (14.7, cube_y),
+        0.42,
+        "#111",
+        "cube-value",
+        &cube.to_string(),
+    );
     let length = match picture.length {
         0 => "money".to_owned(),
         n => format!("to {n}"),
@@ -299,7 +347,11 @@ fn stack(svg: &mut Svg, x: f64, bottom: bool, count: u8, side: Side) {
 }
 
 fn stack_from(svg: &mut Svg, x: f64, first: f64, direction: f64, count: u8, side: Side) {
-    let step = if count > 5 { 4.0 * 0.9 / f64::from(count - 1) } else { 0.9 };
+    let step = if count > 5 {
+        4.0 * 0.9 / f64::from(count - 1)
+    } else {
+        0.9
+    };
     let (fill, class) = checker_look(side);
     let stroke = if side == Side::White { "#555" } else { "#000" };
     for k in 0..count {
@@ -325,7 +377,11 @@ mod tests {
             assert_eq!(frame.svg.matches("class=\"checker black\"").count(), 15);
         }
         assert_eq!(view.frames[1].svg.matches("class=\"die\"").count(), 2);
-        assert_eq!(view.frames[1].mover.as_deref(), Some("Black"), "the right column");
+        assert_eq!(
+            view.frames[1].mover.as_deref(),
+            Some("Black"),
+            "the right column"
+        );
         assert_eq!(view.frames[2].mover.as_deref(), Some("White"));
         assert_eq!(view.header.players[0], ("White".into(), "w".into()));
     }

@@ -116,14 +116,20 @@ fn go_shows_the_stones_of_a_chosen_move_and_the_result_at_the_end() {
     let dom_at_2 = dom(&page, "#move=2");
     let (number, board) = visible_frame(&dom_at_2);
     assert_eq!(number, 2);
-    assert_eq!((count(&board, "stone black"), count(&board, "stone white")), (1, 1));
+    assert_eq!(
+        (count(&board, "stone black"), count(&board, "stone white")),
+        (1, 1)
+    );
     assert_eq!(count(&board, "last"), 1);
     assert_eq!(current_move(&dom_at_2), Some(2));
     assert_eq!(status(&dom_at_2), "Move 2 of 4: White C5");
     let dom_at_end = dom(&page, "#move=end");
     let (number, board) = visible_frame(&dom_at_end);
     assert_eq!(number, 4);
-    assert_eq!((count(&board, "stone black"), count(&board, "stone white")), (2, 1));
+    assert_eq!(
+        (count(&board, "stone black"), count(&board, "stone white")),
+        (2, 1)
+    );
     assert_eq!(
         status(&dom_at_end),
         "Move 4 of 4: White pass. Result: W+R (resignation)"
@@ -136,9 +142,16 @@ fn abalone_shows_every_marble_and_the_result() {
     let dom = dom(&page_of(&dir, "game.txt", ABALONE), "#move=end");
     let (number, board) = visible_frame(&dom);
     assert_eq!(number, 3);
-    assert_eq!((count(&board, "marble black"), count(&board, "marble white")), (14, 14));
+    assert_eq!(
+        (count(&board, "marble black"), count(&board, "marble white")),
+        (14, 14)
+    );
     assert_eq!(count(&board, "last"), 1);
-    assert!(status(&dom).ends_with("Result: B+R (resignation)"), "{}", status(&dom));
+    assert!(
+        status(&dom).ends_with("Result: B+R (resignation)"),
+        "{}",
+        status(&dom)
+    );
 }
 
 #[test]
@@ -147,9 +160,16 @@ fn kulami_shows_the_marbles_the_marker_and_the_result() {
     let dom = dom(&page_of(&dir, "game.txt", &kulami()), "#move=end");
     let (number, board) = visible_frame(&dom);
     assert_eq!(number, 3);
-    assert_eq!((count(&board, "marble black"), count(&board, "marble red")), (2, 1));
+    assert_eq!(
+        (count(&board, "marble black"), count(&board, "marble red")),
+        (2, 1)
+    );
     assert_eq!(count(&board, "last"), 1);
-    assert!(status(&dom).ends_with("Result: R+F (illegal move)"), "{}", status(&dom));
+    assert!(
+        status(&dom).ends_with("Result: R+F (illegal move)"),
+        "{}",
+        status(&dom)
+    );
 }
 
 #[test]
@@ -175,10 +195,20 @@ fn tavla_shows_fifteen_checkers_a_side_the_dice_and_the_result() {
     let dom = dom(&page_of(&dir, "game.mat", TAVLA), "#move=end");
     let (number, board) = visible_frame(&dom);
     assert_eq!(number, 2);
-    assert_eq!((count(&board, "checker white"), count(&board, "checker black")), (15, 15));
+    assert_eq!(
+        (
+            count(&board, "checker white"),
+            count(&board, "checker black")
+        ),
+        (15, 15)
+    );
     assert_eq!(count(&board, "die"), 2);
     assert_eq!(count(&board, "cube"), 1);
-    assert!(status(&dom).ends_with("Result: W+R (resignation)"), "{}", status(&dom));
+    assert!(
+        status(&dom).ends_with("Result: W+R (resignation)"),
+        "{}",
+        status(&dom)
+    );
 }
 
 #[test]
@@ -201,7 +231,11 @@ fn a_page_asks_for_nothing_outside_itself() {
             assert!(!script.contains(word), "{name}: '{word}' in the script");
         }
         for href in page.split("href=\"").skip(1) {
-            assert!(href.starts_with('#'), "{name}: a link out: {}", &href[..20.min(href.len())]);
+            assert!(
+                href.starts_with('#'),
+                "{name}: a link out: {}",
+                &href[..20.min(href.len())]
+            );
         }
     }
 }
@@ -211,8 +245,15 @@ fn a_damaged_record_says_which_line_and_an_unknown_game_is_an_error() {
     let dir = scratch("viewer", "bad");
     let page = page_of(&dir, "damaged.txt", &ABALONE.replace("d4e5", "c3c4"));
     let page = std::fs::read_to_string(page).expect("page");
-    assert!(page.contains("line 9 of the record could not be read"), "{page}");
-    assert_eq!(page.matches("<figure ").count(), 3, "the start and two moves");
+    assert!(
+        page.contains("line 9 of the record could not be read"),
+        "{page}"
+    );
+    assert_eq!(
+        page.matches("<figure ").count(),
+        3,
+        "the start and two moves"
+    );
 
     let chess = dir.join("chess.txt");
     std::fs::write(&chess, "[Game \"Chess\"]\n1. e4\n").expect("write");
@@ -237,15 +278,32 @@ fn a_damaged_record_says_which_line_and_an_unknown_game_is_an_error() {
 #[test]
 fn a_match_writes_each_games_page_and_links_it_from_its_report() {
     let dir = scratch("viewer", "match");
-    let engine = |nodes| ["hamle", "mangala", "--nodes", nodes, "--table-bits", "12", "--db-stones", "0"];
+    let engine = |nodes| {
+        [
+            "hamle",
+            "mangala",
+            "--nodes",
+            nodes,
+            "--table-bits",
+            "12",
+            "--db-stones",
+            "0",
+        ]
+    };
     bot(&dir, "m1", "mangala", &engine("300"));
     bot(&dir, "m2", "mangala", &engine("600"));
     let out = dir.join("out");
     let out_text = out.display().to_string();
-    ok(&hamle_match(&dir, &["m1", "m2", "--games", "2", "--out", &out_text]));
+    ok(&hamle_match(
+        &dir,
+        &["m1", "m2", "--games", "2", "--out", &out_text],
+    ));
     let report = std::fs::read_to_string(out.join("report.html")).expect("the match's report");
     for game in ["0001", "0002"] {
-        assert!(report.contains(&format!("href=\"games/{game}.html\"")), "{report}");
+        assert!(
+            report.contains(&format!("href=\"games/{game}.html\"")),
+            "{report}"
+        );
         let page = std::fs::read_to_string(out.join("games").join(format!("{game}.html")))
             .expect("the game's page");
         assert!(page.contains("<figure class=\"frame"), "{game}");

@@ -10,7 +10,9 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::arena::store::{self, GAMES_DIR, GameResult, RESULTS_FILE, SETTINGS_FILE, write_atomically};
+use crate::arena::store::{
+    self, GAMES_DIR, GameResult, RESULTS_FILE, SETTINGS_FILE, write_atomically,
+};
 use crate::contract::view::escape;
 
 use super::page::PageLinks;
@@ -47,7 +49,10 @@ pub fn publish_game(match_dir: &Path, result: &GameResult, record_text: &str) {
     let written = write_game_page(match_dir, result, record_text)
         .and_then(|()| write_match_report(match_dir));
     if let Err(error) = written {
-        eprintln!("warning: the viewer page of game {}: {error}", result.game + 1);
+        eprintln!(
+            "warning: the viewer page of game {}: {error}",
+            result.game + 1
+        );
     }
 }
 
@@ -57,7 +62,10 @@ fn write_game_page(match_dir: &Path, result: &GameResult, text: &str) -> Result<
         .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
     let links = PageLinks {
-        back: Some((format!("../{MATCH_REPORT_FILE}"), "all games of the match".to_owned())),
+        back: Some((
+            format!("../{MATCH_REPORT_FILE}"),
+            "all games of the match".to_owned(),
+        )),
         label: Some(format!("Game {}", result.game + 1)),
     };
     let page = page_of_record(text, &extension, &links)?;

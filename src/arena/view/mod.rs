@@ -98,9 +98,9 @@ mod tests {
     fn the_game_comes_from_the_tag_or_the_text() {
         let go = viewer_for("(;SZ[9];B[ee])", "").expect("SGF");
         assert_eq!(go.game(), "go");
-        let error = viewer_for("[Game \"Chess\"]\n1. e4\n", "txt")
-            .err()
-            .expect("not ours");
+        let Err(error) = viewer_for("[Game \"Chess\"]\n1. e4\n", "txt") else {
+            panic!("not ours");
+        };
         assert!(error.contains("unknown game 'Chess'"), "{error}");
         assert!(viewer_for("hello\n", "txt").is_err());
     }
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn a_record_must_be_a_small_regular_file() {
         let dir = std::env::temp_dir();
-        let error = read_record(&dir).err().expect("a folder");
+        let error = read_record(&dir).expect_err("a folder");
         assert!(error.ends_with("not a regular file"), "{error}");
     }
 }

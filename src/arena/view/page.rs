@@ -180,7 +180,11 @@ fn write_viewer(page: &mut String, view: &GameView, result_line: &str) {
     let printed = printed_frames(view.frames.len());
     for (index, frame) in view.frames.iter().enumerate() {
         let range = printed.iter().find(|(_, to)| *to == index);
-        let class = if range.is_some() { "frame print" } else { "frame" };
+        let class = if range.is_some() {
+            "frame print"
+        } else {
+            "frame"
+        };
         let hidden = if index == last { "" } else { " hidden" };
         let status = status_of(view, index, result_line);
         let _ = write!(
@@ -205,12 +209,22 @@ fn write_viewer(page: &mut String, view: &GameView, result_line: &str) {
     let _ = write!(
         page,
         "<nav class=\"controls\" aria-label=\"moves\">\n<button type=\"button\" id=\"first\" title=\"start (Home)\">&laquo;</button>\n<button type=\"button\" id=\"prev\" title=\"back (&#x2190;)\">&lsaquo;</button>\n<button type=\"button\" id=\"next\" title=\"forward (&#x2192;)\">&rsaquo;</button>\n<button type=\"button\" id=\"last\" title=\"end (End)\">&raquo;</button>\n</nav>\n<p class=\"status\" id=\"status\" aria-live=\"polite\">{}</p>\n</section>\n",
-        escape(&view.frames.get(last).map(|_| status_of(view, last, result_line)).unwrap_or_default())
+        escape(
+            &view
+                .frames
+                .get(last)
+                .map(|_| status_of(view, last, result_line))
+                .unwrap_or_default()
+        )
     );
     page.push_str("<ol class=\"moves\" id=\"moves\">\n");
     for (index, frame) in view.frames.iter().enumerate().skip(1) {
         let mv = frame.mv.as_deref().unwrap_or("");
-        let current = if index == last { " class=\"current\"" } else { "" };
+        let current = if index == last {
+            " class=\"current\""
+        } else {
+            ""
+        };
         let _ = writeln!(
             page,
             "<li data-move=\"{index}\"{current}><a href=\"#move={index}\">{index}. {} {}</a></li>",

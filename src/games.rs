@@ -14,6 +14,7 @@ use clap::{Args, Subcommand};
 use serde::Deserialize;
 
 use crate::contract::GameSettings;
+use crate::contract::view::Viewer;
 use crate::{abalone, go, kulami, mangala, tavla};
 
 /// The five games; a bot plays one.
@@ -45,6 +46,18 @@ impl GameKind {
             GameKind::Abalone => "abalone",
             GameKind::Kulami => "kulami",
             GameKind::Mangala => "mangala",
+        }
+    }
+
+    /// The game's viewer: reads its records and draws its positions (`hamle view`, the
+    /// match and ladder pages).
+    pub fn viewer(self) -> &'static dyn Viewer {
+        match self {
+            GameKind::Go => &go::view::GoViewer,
+            GameKind::Tavla => &tavla::view::TavlaViewer,
+            GameKind::Abalone => &abalone::view::AbaloneViewer,
+            GameKind::Kulami => &kulami::view::KulamiViewer,
+            GameKind::Mangala => &mangala::view::MangalaViewer,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use hamle::arena::cli::{LadderArgs, MatchArgs, RegressArgs};
+use hamle::arena::view::cli::ViewArgs;
 use hamle::games::{BenchGame, EngineCommand, PerftGame};
 use hamle::protocol;
 
@@ -31,6 +32,8 @@ enum Commands {
     Match(MatchArgs),
     /// Round robin, gauntlet or Swiss among bots of one game: Elo by maximum likelihood, crosstable.
     Ladder(LadderArgs),
+    /// Turn a game record (SGF, .mat, or a text record) into a page that replays it in a browser.
+    View(ViewArgs),
     /// Count the move sequences of a given length (move-generator check).
     Perft {
         #[command(subcommand)]
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Commands::Regress(args) => return hamle::arena::cli::regress(args),
         Commands::Match(args) => return hamle::arena::cli::run_match_command(args),
         Commands::Ladder(args) => return hamle::arena::cli::run_ladder_command(args),
+        Commands::View(args) => return hamle::arena::view::cli::run(args),
         Commands::Engine(engine) => engine.run(),
         Commands::Perft { game } => game.run(&mut io::stdout().lock()),
         Commands::Bench { game } => game.run(&mut io::stdout().lock()),

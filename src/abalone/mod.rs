@@ -32,6 +32,7 @@ pub mod player;
 pub mod position;
 pub mod referee;
 pub mod rules;
+pub mod view;
 
 pub use board::{Cell, Color, Direction};
 pub use moves::Move;

@@ -552,6 +552,7 @@ pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
 /// from its pairing folders.
 pub fn regenerate(dir: &Path, anchor: Option<&str>) -> Result<Standing, MatchError> {
     let folder = read_ladder(dir)?;
+    super::view::rebuild_ladder_pages(dir).map_err(MatchError::Invalid)?;
     summarize(dir, &folder, anchor)
 }
 

@@ -16,3 +16,4 @@ pub mod report;
 pub mod sprt;
 pub mod store;
 pub mod time_control;
+pub mod view;

@@ -1,7 +1,8 @@
 //! A ladder's summary files: `ratings.txt` (the rating list and crosstable), `results.pgn`
 //! (every rated game) and `report.html`, a standalone page (no script, no external file)
 //! with the ratings and their 95% intervals, the crosstable, every pairing's score and an
-//! inline SVG chart of the ratings re-estimated after each completed pairing.
+//! inline SVG chart of the ratings re-estimated after each completed pairing; its last section
+//! links every game's viewer page in the pairing folders (`super::view`).
 //!
 //! Everything is computed from the pairings' results in pairing order, each pairing's games
 //! in game order, so the files depend only on the results: a ladder, the same ladder resumed,
@@ -98,10 +99,12 @@ pub fn write_summary(
         .map(|p| store::pgn(&p.results, &p.event(), context.sides))
         .collect();
     write_atomically(&dir.join(PGN_FILE), pgn.as_bytes())?;
-    write_atomically(
-        &dir.join(REPORT_FILE),
-        html(names, pairings, context).as_bytes(),
-    )?;
+    // The games section links the viewer pages the pairings' folders hold.
+    let page = html(names, pairings, context).replace(
+        "</body>\n",
+        &format!("{}</body>\n", super::view::ladder_games_section(dir)),
+    );
+    write_atomically(&dir.join(REPORT_FILE), page.as_bytes())?;
     Ok(ratings)
 }
 

@@ -13,6 +13,7 @@ pub mod record;
 mod referee;
 mod seat;
 mod settings;
+pub mod view;
 
 pub use referee::{IllegalMove, LossKind, Outcome, Referee, Turn};
 pub use seat::{Seat, SeatColors};

@@ -32,6 +32,7 @@ pub mod score;
 pub mod sgf;
 pub mod status;
 mod thinking;
+pub mod view;
 
 pub use color::Color;
 pub use notation::{MoveVertex, Vertex};

@@ -32,6 +32,7 @@ pub mod position;
 pub mod referee;
 pub mod rules;
 pub mod score;
+pub mod view;
 
 pub use cell::Cell;
 pub use layout::Layout;

@@ -29,6 +29,7 @@ pub mod player;
 pub mod referee;
 pub mod rules;
 pub mod set_match;
+pub mod view;
 
 pub use draw::{Draw, Hand};
 pub use game::Game;

@@ -43,6 +43,7 @@ pub mod setup;
 pub mod tools;
 pub mod train;
 pub mod ubgi;
+pub mod view;
 
 pub use board::{Board, BoardError, Side};
 pub use dice::{Dice, Roller};

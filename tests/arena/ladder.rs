@@ -156,9 +156,22 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     ] {
         assert!(report.contains(needle), "{needle}: {report}");
     }
-    // Standalone: no script, no linked file.
-    for needle in ["<script", "src=", "href=", "<link"] {
+    // Standalone: no script, no linked file; its only links are to the viewer pages of
+    // the games, inside the folder.
+    for needle in ["<script", "src=", "<link"] {
         assert!(!report.contains(needle), "{needle}");
+    }
+    let links: Vec<&str> = report.split("href=\"").skip(1).collect();
+    assert_eq!(
+        links.len(),
+        3 + 12,
+        "each pairing's report and each game's page"
+    );
+    for link in links {
+        assert!(
+            link.starts_with("pairings/") && !link.contains(".."),
+            "{link}"
+        );
     }
     assert_eq!(read(&copy.join("report.html")), report);
     std::fs::remove_file(whole.join("report.html")).expect("remove");

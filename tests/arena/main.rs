@@ -13,3 +13,4 @@ mod ladder;
 mod matches;
 mod regress;
 mod tavla;
+mod viewer;

@@ -233,3 +233,14 @@ pub fn gnugo_regression_data(test: &str) -> Option<std::path::PathBuf> {
     );
     None
 }
+
+/// Debian's `chromium`, headless: the browser the viewer pages are checked in
+/// (`tests/arena/viewer.rs`).
+pub const CHROMIUM: &str = "chromium";
+
+/// Fails the test unless `chromium` runs.
+pub fn require_chromium() {
+    if !runs(CHROMIUM, &["--version"]) {
+        peer_missing("chromium", "apt-get install -y chromium");
+    }
+}

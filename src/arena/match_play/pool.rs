@@ -148,7 +148,12 @@ impl Shared {
             let (result, record) = play_game(&self.settings, game, &self.store_logs()).await;
             let shared = Arc::clone(&self);
             let saved = tokio::task::spawn_blocking(move || {
-                let saved = lock(&shared.store).append(&result, &record);
+                let mut store = lock(&shared.store);
+                let saved = store.append(&result, &record);
+                if saved.is_ok() {
+                    crate::arena::view::publish_game(store.dir(), &result, &record);
+                }
+                drop(store);
                 (shared, result, saved)
             })
             .await;

@@ -1,0 +1,354 @@
+//! The viewer contract: how a game turns one of its records into pictures, in no game's
+//! words.
+//!
+//! A game implements [`RecordViewer`] beside its referee: it reads a record into the
+//! positions after each move ([`Replay`]) and draws a position as an SVG string. The
+//! blanket [`Viewer`] implementation renders every position, so the page generator (top
+//! floor) holds a `&dyn Viewer` from the registry and names no game. A sixth game gets a
+//! viewer page by implementing [`RecordViewer`] and adding one line to the registry.
+
+use std::fmt::Write;
+
+/// One position of a replayed record, with the move that led to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step<P> {
+    pub position: P,
+    /// The move as the record writes it; `None` for the start position.
+    pub mv: Option<String>,
+    /// Who made that move, in the game's words (`Black`, `South`).
+    pub mover: Option<String>,
+    /// Anything else the record says of the move (Tavla's dice, Mangala's set).
+    pub note: String,
+}
+
+/// Where a damaged record stopped being readable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordProblem {
+    /// The line (from 1) the reader could not use, when it knows it.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl RecordProblem {
+    pub fn at(line: usize, message: impl Into<String>) -> RecordProblem {
+        RecordProblem {
+            line: Some(line),
+            message: message.into(),
+        }
+    }
+
+    pub fn whole(message: impl Into<String>) -> RecordProblem {
+        RecordProblem {
+            line: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// What a record says besides its moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordHeader {
+    /// Each seat's side in the game's words and the player's name, first seat first.
+    pub players: Vec<(String, String)>,
+    /// The result as written (`B+3.5`, `W+R`, `0`, `*` when none).
+    pub result: String,
+    /// The record's free comment (the arena writes the reason the game ended there).
+    pub comment: String,
+    /// Other settings worth showing (`Layout`, `Komi`, …), in record order.
+    pub settings: Vec<(String, String)>,
+}
+
+/// A record read as far as it could be: the positions from the start, and the problem
+/// that stopped the reading, if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay<P> {
+    pub header: RecordHeader,
+    pub steps: Vec<Step<P>>,
+    pub problem: Option<RecordProblem>,
+}
+
+/// A game's side of the viewer: read its records, draw its positions.
+pub trait RecordViewer: Send + Sync {
+    /// A position as drawn, with what the picture marks (the last move).
+    type Position;
+
+    /// The game's name (`go`, `tavla`, …), as the registry names it.
+    fn game(&self) -> &'static str;
+
+    /// Whether `text`, read from a file whose name ends in `extension` (lowercase, no
+    /// dot), is one of this game's records.
+    fn recognizes(&self, text: &str, extension: &str) -> bool;
+
+    /// Reads the record and replays its moves. Never fails: a damaged record gives the
+    /// positions before the damage and the problem; a record with no readable start gives
+    /// no steps at all.
+    fn replay(&self, text: &str) -> Replay<Self::Position>;
+
+    /// The position as a standalone `<svg>` element. Each piece carries a class naming
+    /// it (`stone black`, `checker white`, …) so that a page can be checked piece by piece.
+    fn svg(&self, position: &Self::Position) -> String;
+}
+
+/// One step of a record ready to show: the move and its picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub mv: Option<String>,
+    pub mover: Option<String>,
+    pub note: String,
+    pub svg: String,
+}
+
+/// A record ready to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    pub game: &'static str,
+    pub header: RecordHeader,
+    pub frames: Vec<Frame>,
+    pub problem: Option<RecordProblem>,
+}
+
+/// A viewer behind the contract, as the registry hands it out.
+pub trait Viewer: Send + Sync {
+    fn game(&self) -> &'static str;
+    fn recognizes(&self, text: &str, extension: &str) -> bool;
+    /// The record read and every position drawn.
+    fn view(&self, text: &str) -> GameView;
+}
+
+impl<V: RecordViewer> Viewer for V {
+    fn game(&self) -> &'static str {
+        RecordViewer::game(self)
+    }
+
+    fn recognizes(&self, text: &str, extension: &str) -> bool {
+        RecordViewer::recognizes(self, text, extension)
+    }
+
+    fn view(&self, text: &str) -> GameView {
+        let replay = self.replay(text);
+        let frames = replay
+            .steps
+            .iter()
+            .map(|step| Frame {
+                mv: step.mv.clone(),
+                mover: step.mover.clone(),
+                note: step.note.clone(),
+                svg: self.svg(&step.position),
+            })
+            .collect();
+        GameView {
+            game: RecordViewer::game(self),
+            header: replay.header,
+            frames,
+            problem: replay.problem,
+        }
+    }
+}
+
+/// Text for SVG or HTML: `&`, `<`, `>` and `"` escaped.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A number for SVG: at most two decimals, no trailing zeros (`1`, `9.55`, `0.4`), as the
+/// pages hold hundreds of boards.
+pub fn num(value: f64) -> String {
+    let text = format!("{value:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text.is_empty() || text == "-" || text == "-0" {
+        "0".to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A point of a drawing, in its user units.
+pub type Point = (f64, f64);
+
+/// A straight segment from one point to another.
+pub type Segment = (Point, Point);
+
+/// A small SVG writer: the games' drawings share its opening tag and shapes, so every
+/// board scales to its box and every piece is marked the same way.
+pub struct Svg {
+    text: String,
+}
+
+impl Svg {
+    /// An `<svg>` of `width` × `height` user units, scaling to the width of its box. No
+    /// namespace: the drawing is inline in an HTML page, which needs none.
+    pub fn new(width: f64, height: f64, title: &str) -> Svg {
+        let mut text = String::new();
+        let _ = write!(
+            text,
+            "<svg class=\"board\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\" font-family=\"sans-serif\" text-anchor=\"middle\" dominant-baseline=\"central\">",
+            num(width),
+            num(height),
+            escape(title)
+        );
+        Svg { text }
+    }
+
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, class: &str) {
+        let _ = write!(
+            self.text,
+            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#333\" stroke-width=\".02\"/>",
+            num(x),
+            num(y),
+            num(w),
+            num(h)
+        );
+    }
+
+    /// Straight segments drawn as one path, `width` units wide.
+    pub fn lines(&mut self, segments: &[Segment], width: f64) {
+        let path: String = segments
+            .iter()
+            .map(|(a, b)| format!("M{} {}L{} {}", num(a.0), num(a.1), num(b.0), num(b.1)))
+            .collect();
+        let _ = write!(
+            self.text,
+            "<path d=\"{path}\" stroke=\"#222\" stroke-width=\"{}\" fill=\"none\"/>",
+            num(width)
+        );
+    }
+
+    /// A round piece: `class` names it (`stone black`), `fill` and `stroke` draw it.
+    pub fn circle(&mut self, centre: (f64, f64), r: f64, fill: &str, stroke: &str, class: &str) {
+        let _ = write!(
+            self.text,
+            "<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            num(centre.0),
+            num(centre.1),
+            num(r),
+            num((r / 8.0).max(0.02))
+        );
+    }
+
+    pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, class: &str) {
+        let list: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+            .collect();
+        let _ = write!(
+            self.text,
+            "<polygon class=\"{class}\" points=\"{}\" fill=\"{fill}\" stroke=\"#333\" stroke-width=\".02\"/>",
+            list.join(" ")
+        );
+    }
+
+    /// Centred text of `size` units at `at`.
+    pub fn text(&mut self, at: (f64, f64), size: f64, fill: &str, class: &str, text: &str) {
+        let _ = write!(
+            self.text,
+            "<text class=\"{class}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\">{}</text>",
+            num(at.0),
+            num(at.1),
+            num(size),
+            escape(text)
+        );
+    }
+
+    /// Many labels of one size and colour (coordinates), in one group.
+    pub fn labels(&mut self, labels: &[((f64, f64), String)], size: f64, fill: &str) {
+        let _ = write!(
+            self.text,
+            "<g class=\"coord\" font-size=\"{}\" fill=\"{fill}\">",
+            num(size)
+        );
+        for ((x, y), text) in labels {
+            let _ = write!(
+                self.text,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                num(*x),
+                num(*y),
+                escape(text)
+            );
+        }
+        self.text.push_str("</g>");
+    }
+
+    pub fn finish(mut self) -> String {
+        self.text.push_str("</svg>");
+        self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Counter;
+
+    impl RecordViewer for Counter {
+        type Position = u32;
+
+        fn game(&self) -> &'static str {
+            "counter"
+        }
+
+        fn recognizes(&self, text: &str, _extension: &str) -> bool {
+            text.starts_with("count")
+        }
+
+        fn replay(&self, text: &str) -> Replay<u32> {
+            let mut steps = vec![Step {
+                position: 0,
+                mv: None,
+                mover: None,
+                note: String::new(),
+            }];
+            let mut problem = None;
+            for (index, line) in text.lines().enumerate().skip(1) {
+                match line.parse::<u32>() {
+                    Ok(n) => steps.push(Step {
+                        position: n,
+                        mv: Some(line.to_owned()),
+                        mover: None,
+                        note: String::new(),
+                    }),
+                    Err(_) => {
+                        problem = Some(RecordProblem::at(index + 1, "not a number"));
+                        break;
+                    }
+                }
+            }
+            Replay {
+                header: RecordHeader::default(),
+                steps,
+                problem,
+            }
+        }
+
+        fn svg(&self, position: &u32) -> String {
+            let mut svg = Svg::new(1.0, 1.0, "count");
+            svg.text((0.5, 0.5), 0.5, "#000", "count", &position.to_string());
+            svg.finish()
+        }
+    }
+
+    #[test]
+    fn every_readable_step_is_drawn_and_the_damage_is_named() {
+        let viewer: &dyn Viewer = &Counter;
+        assert!(viewer.recognizes("count\n", "txt"));
+        let view = viewer.view("count\n3\n<x>\n4\n");
+        assert_eq!(view.frames.len(), 2);
+        assert!(
+            view.frames[1].svg.contains(">3</text>"),
+            "{:?}",
+            view.frames
+        );
+        assert_eq!(
+            (num(1.0), num(9.549), num(0.4), num(-0.001)),
+            ("1".into(), "9.55".into(), "0.4".into(), "0".into())
+        );
+        assert_eq!(view.problem, Some(RecordProblem::at(3, "not a number")));
+        assert_eq!(
+            escape("<a href=\"x\">&"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;"
+        );
+    }
+}

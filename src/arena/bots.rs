@@ -1,7 +1,8 @@
 //! Bot definitions: one TOML file per bot in a folder (`bots/` by default).
 //!
 //! ```toml
-//! name = "gnugo-l0"            # how matches and records name it (unique in the folder)
+//! name = "gnugo-l0"            # how matches and records name it (unique in the folder;
+//!                              # letters, digits and - _ . + : it names files)
 //! game = "go"                  # go, tavla, abalone, kulami or mangala
 //! command = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules"]  # never run through a shell
 //! working_dir = "."            # optional; relative to this file's folder
@@ -127,6 +128,10 @@ impl fmt::Display for BotError {
         match self {
             BotError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             BotError::Parse { path, message } => write!(f, "{}: {message}", path.display()),
+            // A bot from the command line has no file to name.
+            BotError::Invalid { path, message } if path.as_os_str().is_empty() => {
+                f.write_str(message)
+            }
             BotError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
             BotError::Duplicate {
                 name,
@@ -194,12 +199,7 @@ impl Bot {
             path: path.to_owned(),
             message,
         };
-        if file.name.trim().is_empty() || file.name.chars().any(|c| c.is_whitespace()) {
-            return Err(invalid(format!(
-                "field `name`: '{}' must be non-empty and hold no spaces",
-                file.name
-            )));
-        }
+        check_name(&file.name).map_err(|message| invalid(format!("field `name`: {message}")))?;
         let mut command = file.command.into_iter();
         let Some(program) = command.next().filter(|p| !p.is_empty()) else {
             return Err(invalid(
@@ -240,9 +240,11 @@ impl Bot {
                 message: "the command line is empty".to_owned(),
             });
         };
-        let name = Path::new(&program)
-            .file_name()
-            .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned());
+        let name = safe_name(
+            &Path::new(&program)
+                .file_name()
+                .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned()),
+        );
         Ok(Bot {
             name,
             game,
@@ -391,9 +393,59 @@ impl BotRegistry {
     }
 }
 
+/// The longest bot name: it is part of file and folder names.
+pub const MAX_NAME_LENGTH: usize = 64;
+
+/// A bot's name names its log file (`logs/NAME.log`) and, in a ladder, its pairings'
+/// folders: so it is a safe file name, never a path. Letters and digits (ASCII), `-`, `_`,
+/// `.` and `+`, not starting with `.` (no `..`, no hidden file), at most
+/// [`MAX_NAME_LENGTH`] characters.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "-_.+".contains(c);
+    let rule = format!(
+        "a bot's name names files, so it may hold only letters, digits and - _ . + (not starting with '.'), at most {MAX_NAME_LENGTH} characters"
+    );
+    if name.is_empty() {
+        return Err(format!("the bot's name is empty: {rule}"));
+    }
+    let shown = crate::text::shorten_to(name, 80);
+    if let Some(bad) = name.chars().find(|&c| !allowed(c)) {
+        return Err(format!("bot name '{shown}' holds {bad:?}: {rule}"));
+    }
+    if name.starts_with('.') {
+        return Err(format!("bot name '{shown}' starts with '.': {rule}"));
+    }
+    if name.chars().count() > MAX_NAME_LENGTH {
+        return Err(format!("bot name '{shown}' is too long: {rule}"));
+    }
+    Ok(())
+}
+
+/// A name made safe ([`check_name`]) from a program's file name, which nobody chose as a
+/// bot name: other characters become `_`.
+fn safe_name(file_name: &str) -> String {
+    let mut name: String = file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(MAX_NAME_LENGTH)
+        .collect();
+    if name.is_empty() {
+        name.push('_');
+    } else if name.starts_with('.') {
+        name.replace_range(..1, "_");
+    }
+    name
+}
+
 /// `NAME=SPEC`: the name a person gives a bot on the command line, and the rest. NAME is
-/// one word of letters, digits and `-_.+` (it names folders and log files); a `=` later in
-/// a command (`gnugo --mode=gtp`) is not one.
+/// one word of letters, digits and `-_.+` (it names folders and log files; [`check_name`]
+/// judges the rest of the rule); a `=` later in a command (`gnugo --mode=gtp`) is not one.
 pub fn split_given_name(spec: &str) -> Option<(&str, &str)> {
     let (name, rest) = spec.split_once('=')?;
     let valid = !name.is_empty()
@@ -546,6 +598,10 @@ pub fn bot_or_command(folders: &BotFolders, spec: &str, game: GameKind) -> Resul
     if let Some((name, rest)) = split_given_name(spec)
         && !matches!(folders.find(spec), Ok(Ok(_)))
     {
+        check_name(name).map_err(|message| BotError::Invalid {
+            path: PathBuf::new(),
+            message: format!("`{spec}`: {message}"),
+        })?;
         let mut bot = find_bot_or_command(folders, rest, game)?;
         name.clone_into(&mut bot.name);
         return Ok(bot);
@@ -660,6 +716,39 @@ mod tests {
         );
         let given = BotFolders::search_in(Some(Path::new("x")), exe, env(&[("HAMLE_BOTS", "/a")]));
         assert_eq!(given.folders().collect::<Vec<_>>(), [Path::new("x")]);
+    }
+
+    #[test]
+    fn bot_names_are_safe_file_names() {
+        for good in ["gnugo-l0", "hamle_go.200+x", "A1"] {
+            assert_eq!(check_name(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "",
+            "../evil",
+            "a/b",
+            ".hidden",
+            "..",
+            "a b",
+            "é",
+            &"x".repeat(65),
+        ] {
+            let refused = check_name(bad).expect_err(bad);
+            assert!(refused.contains("letters, digits and - _ . +"), "{refused}");
+        }
+        assert_eq!(safe_name("my engine"), "my_engine");
+        assert_eq!(safe_name(".."), "_.");
+        assert_eq!(safe_name(""), "_");
+        assert_eq!(safe_name(&"y".repeat(100)).len(), MAX_NAME_LENGTH);
+        let bot = Bot::from_toml(
+            "name = \"../evil\"\ngame = \"go\"\ncommand = [\"hamle\", \"go\"]\n",
+            Path::new("bots/evil.toml"),
+        );
+        let refused = bot.expect_err("a path").to_string();
+        assert!(
+            refused.starts_with("bots/evil.toml: field `name`: bot name '../evil' holds '/'"),
+            "{refused}"
+        );
     }
 
     #[test]

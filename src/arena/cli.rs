@@ -317,7 +317,7 @@ pub enum LadderTool {
     Report(LadderReportArgs),
     /// Combine the shards of one ladder into a new ladder folder.
     ///
-    /// OUT must not hold a ladder; the folders' ladder.txt must be equal but for `shard`,
+    /// OUT must be new or empty; the folders' ladder.txt must be equal but for `shard`,
     /// and no pairing may be in two of them. Writes ratings.txt, results.pgn and
     /// report.html as one run would. Exit 0, or 2 when the folders are not shards of one
     /// ladder or cannot be read or written.

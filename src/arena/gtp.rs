@@ -4,14 +4,22 @@
 //! [`EngineProcess`] is async (tokio) so that a match runs many engines on few threads;
 //! [`BlockingEngine`] drives the same code on a runtime of its own for callers that are not
 //! async (`hamle regress`, tests).
+//!
+//! Each engine runs in a process group of its own, and the whole group is killed when the
+//! arena gives up on the engine or is done with it: a bot started through a wrapper script
+//! leaves no engine behind. Its stderr is drained into its log by a task of its own, at
+//! most [`MAX_LOG_BYTES_PER_RUN`] of it (then a note), so that a chatty engine neither
+//! fills the disk nor blocks on a full pipe.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
+use rustix::process::{Pid, Signal, kill_process_group};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::task::JoinHandle;
 
 /// The longest response line accepted; an engine sending more is talking garbage.
 pub const MAX_RESPONSE_LINE: u64 = 1 << 20;
@@ -19,6 +27,9 @@ pub const MAX_RESPONSE_LINE: u64 = 1 << 20;
 pub const MAX_RESPONSE_LINES: usize = 10_000;
 /// How long `quit` may take before the process is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
+/// The most of an engine's stderr one run of it (one game, or one `.tst` file of `hamle
+/// regress`) appends to its log; the rest is read and discarded, after a note.
+pub const MAX_LOG_BYTES_PER_RUN: u64 = 1 << 20;
 
 /// What to start: a program and its arguments (never through a shell), where, and where
 /// its stderr goes.
@@ -29,7 +40,8 @@ pub struct Launch {
     pub program: PathBuf,
     pub args: Vec<String>,
     pub working_dir: Option<PathBuf>,
-    /// Appended to; `None` discards the engine's stderr.
+    /// Appended to (at most [`MAX_LOG_BYTES_PER_RUN`] a run); `None` discards the
+    /// engine's stderr.
     pub stderr_log: Option<PathBuf>,
 }
 
@@ -187,10 +199,16 @@ pub struct EngineProcess {
     stdout: BufReader<ChildStdout>,
     next_id: u64,
     reaped: bool,
+    /// The engine's process group (its own pid: it leads the group).
+    group: Option<Pid>,
+    /// The task copying stderr into the log; it ends when every process of the group
+    /// has closed stderr.
+    stderr_drain: Option<JoinHandle<()>>,
 }
 
 impl EngineProcess {
-    /// Starts the engine; it is killed if this value is dropped without [`shutdown`].
+    /// Starts the engine in a process group of its own; the group is killed if this value
+    /// is dropped without [`shutdown`]. Needs a tokio runtime (the stderr task runs on it).
     ///
     /// [`shutdown`]: EngineProcess::shutdown
     pub fn spawn(launch: &Launch) -> Result<EngineProcess, EngineError> {
@@ -199,22 +217,44 @@ impl EngineProcess {
             command: launch.display_command(),
             source,
         };
-        let stderr = match &launch.stderr_log {
-            Some(path) => Stdio::from(open_log(path).map_err(spawn_error)?),
-            None => Stdio::null(),
+        let log = match &launch.stderr_log {
+            Some(path) => Some(open_log(path).map_err(spawn_error)?),
+            None => None,
         };
         let mut command = Command::new(&launch.program);
         command
             .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            // Its own group: what a wrapper script starts can be ended with it.
+            .process_group(0)
             .kill_on_drop(true);
         if let Some(dir) = &launch.working_dir {
             command.current_dir(dir);
         }
         let mut child = command.spawn().map_err(spawn_error)?;
+        let group = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(Pid::from_raw);
+        let stderr_drain = match (log, child.stderr.take()) {
+            (Some(log), Some(stderr)) => Some(tokio::spawn(drain_stderr(
+                stderr,
+                log,
+                launch.label.clone(),
+                MAX_LOG_BYTES_PER_RUN,
+            ))),
+            _ => None,
+        };
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            if let Some(group) = group {
+                let _ = kill_process_group(group, Signal::KILL);
+            }
             return Err(spawn_error(std::io::Error::other("pipes not created")));
         };
         Ok(EngineProcess {
@@ -224,6 +264,8 @@ impl EngineProcess {
             stdout: BufReader::new(stdout),
             next_id: 1,
             reaped: false,
+            group,
+            stderr_drain,
         })
     }
 
@@ -316,23 +358,41 @@ impl EngineProcess {
         }
     }
 
-    /// Says `quit`, waits briefly for the process to exit, kills it if it does not, and
-    /// reaps it. Returns how it ended.
+    /// Says `quit`, waits briefly for the process to exit, kills its group if it does not,
+    /// and reaps it; then ends whatever it left running in its group. Returns how it ended.
     pub async fn shutdown(mut self) -> Option<ExitStatus> {
         let _ = self.send("quit", QUIT_GRACE).await;
-        self.reap().await
+        let status = self.reap().await;
+        // Children it started and left behind (a wrapper's engine). The group's number is
+        // still held by them if any remain, and was free an instant ago otherwise: pids are
+        // handed out in turn, so it has not been given to another process since.
+        self.kill_group();
+        self.finish_log().await;
+        status
     }
 
-    /// Kills the process at once and reaps it.
+    /// Kills the process and its whole group at once and reaps it.
     pub async fn kill(mut self) -> Option<ExitStatus> {
+        // Before reaping: the unreaped process keeps the group's number from being reused.
+        self.kill_group();
         let _ = self.child.start_kill();
-        self.reap().await
+        let status = self.reap().await;
+        self.finish_log().await;
+        status
+    }
+
+    fn kill_group(&self) {
+        if let Some(group) = self.group {
+            // No such group (all gone already) is the usual case after a clean quit.
+            let _ = kill_process_group(group, Signal::KILL);
+        }
     }
 
     async fn reap(&mut self) -> Option<ExitStatus> {
         let status = match tokio::time::timeout(QUIT_GRACE, self.child.wait()).await {
             Ok(status) => status.ok(),
             Err(_) => {
+                self.kill_group();
                 let _ = self.child.start_kill();
                 self.child.wait().await.ok()
             }
@@ -340,13 +400,59 @@ impl EngineProcess {
         self.reaped = true;
         status
     }
+
+    /// Waits (briefly) for the stderr task to copy what the group wrote last, so that
+    /// the log is complete when the game's result is saved.
+    async fn finish_log(&mut self) {
+        if let Some(drain) = self.stderr_drain.take() {
+            // A process that left the group (setsid) may hold stderr open: then the task
+            // goes on by itself and this does not wait for it.
+            let _ = tokio::time::timeout(QUIT_GRACE, drain).await;
+        }
+    }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         if !self.reaped {
-            // kill_on_drop kills it; tokio's orphan queue reaps it.
+            // Not reaped yet, so the group's number is still this engine's; kill_on_drop
+            // kills the process too, and tokio's orphan queue reaps it.
+            self.kill_group();
             let _ = self.child.start_kill();
+        }
+    }
+}
+
+/// Copies an engine's stderr into its log, at most `cap` bytes, then a note; what comes
+/// after is read and dropped, so the engine never blocks on a full pipe. A log that cannot
+/// be written is given up, the reading goes on.
+async fn drain_stderr(mut stderr: ChildStderr, mut log: std::fs::File, label: String, cap: u64) {
+    use std::io::Write;
+    let mut buffer = vec![0u8; 8192];
+    let mut written: u64 = 0;
+    let mut last_byte = b'\n';
+    let mut noted = false;
+    let mut writable = true;
+    loop {
+        let read = match stderr.read(&mut buffer).await {
+            Ok(0) | Err(_) => return,
+            Ok(read) => read,
+        };
+        let room = usize::try_from(cap.saturating_sub(written)).unwrap_or(usize::MAX);
+        let kept = read.min(room);
+        // Small writes to a local file: done in place rather than on a blocking thread.
+        if writable && kept > 0 {
+            writable = log.write_all(&buffer[..kept]).is_ok();
+            written += kept as u64;
+            last_byte = buffer[kept - 1];
+        }
+        if writable && kept < read && !noted {
+            noted = true;
+            let newline = if last_byte == b'\n' { "" } else { "\n" };
+            let note = format!(
+                "{newline}[hamle: {label} wrote more than {cap} bytes to stderr in this run; the rest is discarded]\n"
+            );
+            writable = log.write_all(note.as_bytes()).is_ok();
         }
     }
 }

@@ -7,7 +7,12 @@
 //! OUT/pairings/01-a-vs-b/           one match folder a pairing (match.txt, results.tsv, games/…)
 //! OUT/ratings.txt                   the rating list and crosstable, rewritten after each pairing
 //! OUT/results.pgn                   every rated game of every pairing (Ordo, BayesElo)
+//! OUT/.lock                         held by the run (or `report`, `merge`) writing here
 //! ```
+//!
+//! A new ladder takes only an empty or new folder; the folder's lock is held for the whole
+//! run (each pairing's match folder has its own), and `report` and `merge` take it too
+//! before they write.
 //!
 //! Every pairing plays with the ladder's seed, so every pairing meets the same pair seeds
 //! (the same Kulami layouts, the same Mangala draws), like a fixed opening book. Pairings
@@ -17,6 +22,7 @@
 use std::path::{Path, PathBuf};
 
 use super::bots::Bot;
+use super::folder::{self, FolderKind, FolderLock};
 use super::match_play::{MatchError, MatchSettings, run_match};
 use super::rating::{Ratings, Tally};
 use super::report::{PairingResults, ReportContext, write_summary};
@@ -28,6 +34,12 @@ use clap::{Args, FromArgMatches};
 
 /// The ladder's settings file.
 pub const LADDER_FILE: &str = "ladder.txt";
+
+/// A ladder folder is one holding its settings file.
+const LADDER_FOLDER: FolderKind = FolderKind {
+    marker: LADDER_FILE,
+    kind: "ladder",
+};
 
 /// `--shard i/n`: this run plays pairings k (from 0) with k mod n = i - 1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -219,7 +231,7 @@ impl Ladder {
         for bot in &self.bots {
             bot.launch(&self.template.hamle_exe, None)?;
         }
-        self.open_folder(resume)?;
+        let _lock = self.open_folder(resume)?;
         let n = self.bots.len();
         let rounds = if self.format == Format::Swiss {
             self.rounds
@@ -268,9 +280,13 @@ impl Ladder {
         })
     }
 
-    /// The ladder's own checks: distinct names, enough bots, a Swiss ladder unsharded and
-    /// with rounds, an anchor among the bots.
+    /// The ladder's own checks: distinct names that are safe file names (they name the
+    /// pairings' folders), enough bots, a Swiss ladder unsharded and with rounds, an anchor
+    /// among the bots.
     fn check(&self, names: &[String]) -> Result<(), MatchError> {
+        for name in names {
+            super::bots::check_name(name).map_err(MatchError::Invalid)?;
+        }
         for (i, name) in names.iter().enumerate() {
             if let Some(first) = names[..i].iter().position(|n| n == name) {
                 let twice = [self.bots[first].clone(), self.bots[i].clone()];
@@ -306,9 +322,9 @@ impl Ladder {
         Ok(())
     }
 
-    /// A new ladder writes its settings file into a folder that holds none; a resumed one
-    /// must find it, unchanged.
-    fn open_folder(&self, resume: bool) -> Result<(), MatchError> {
+    /// Takes the folder's lock (held by the value returned); then a new ladder writes its
+    /// settings file into an empty or new folder, a resumed one must find it, unchanged.
+    fn open_folder(&self, resume: bool) -> Result<FolderLock, MatchError> {
         let path = self.out_dir.join(LADDER_FILE);
         if resume {
             if !path.is_file() {
@@ -317,20 +333,12 @@ impl Ladder {
                     self.out_dir.display()
                 )));
             }
+            let lock = FolderLock::take(&self.out_dir)?;
             check_settings(&self.out_dir, &path, &self.settings())?;
+            Ok(lock)
         } else {
-            if path.exists() {
-                return Err(MatchError::Store(StoreError::Exists {
-                    dir: self.out_dir.clone(),
-                }));
-            }
-            std::fs::create_dir_all(&self.out_dir).map_err(|source| StoreError::Io {
-                path: self.out_dir.clone(),
-                source,
-            })?;
-            write_atomically(&path, store::settings_text(&self.settings()).as_bytes())?;
+            new_ladder_folder(&self.out_dir, &store::settings_text(&self.settings()))
         }
-        Ok(())
     }
 
     /// Swiss round `round`'s pairings from the results so far, colours drawn from the seed;
@@ -548,9 +556,33 @@ pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
     })
 }
 
+/// Takes an empty or new folder for a ladder: checked, locked (the lock returned), checked
+/// again under the lock, then its settings file written.
+fn new_ladder_folder(dir: &Path, settings_text: &str) -> Result<FolderLock, MatchError> {
+    folder::check_new(dir, LADDER_FOLDER)?;
+    let lock = FolderLock::take(dir)?;
+    let path = dir.join(LADDER_FILE);
+    if path.exists() {
+        return Err(MatchError::Store(StoreError::Exists {
+            dir: dir.to_owned(),
+        }));
+    }
+    folder::check_new(dir, LADDER_FOLDER)?;
+    write_atomically(&path, settings_text.as_bytes())?;
+    Ok(lock)
+}
+
 /// `hamle ladder report DIR`: rewrites the ladder folder's ratings, PGN and `report.html`
-/// from its pairing folders.
+/// from its pairing folders, under the folder's lock (not while a run writes there).
 pub fn regenerate(dir: &Path, anchor: Option<&str>) -> Result<Standing, MatchError> {
+    let path = dir.join(LADDER_FILE);
+    if !path.is_file() {
+        return Err(MatchError::Invalid(format!(
+            "{} holds no ladder ({LADDER_FILE} is missing)",
+            dir.display()
+        )));
+    }
+    let _lock = FolderLock::take(dir)?;
     let folder = read_ladder(dir)?;
     super::view::rebuild_ladder_pages(dir).map_err(MatchError::Invalid)?;
     summarize(dir, &folder, anchor)
@@ -619,10 +651,11 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), MatchError> {
 }
 
 /// `hamle ladder merge OUT DIR…`: combines ladder folders (the shards of one ladder) into
-/// `out`, which must not hold a ladder: their settings must agree but for `shard`, and no
-/// pairing may be in two of them. Writes the settings (without `shard`), copies every
-/// pairing folder, then the ratings, PGN and report as the ladder itself would. Returns the
-/// standing and the numbers (from 1) of planned pairings that no folder holds.
+/// `out`, which must be new or empty (and is locked while written): their settings must
+/// agree but for `shard`, and no pairing may be in two of them. Writes the settings
+/// (without `shard`), copies every pairing folder, then the ratings, PGN and report as the
+/// ladder itself would. Returns the standing and the numbers (from 1) of planned pairings
+/// that no folder holds.
 pub fn merge(
     out: &Path,
     dirs: &[PathBuf],
@@ -689,14 +722,7 @@ pub fn merge(
             }
         }
     }
-    let path = out.join(LADDER_FILE);
-    if path.exists() {
-        return Err(MatchError::Store(StoreError::Exists {
-            dir: out.to_owned(),
-        }));
-    }
-    std::fs::create_dir_all(out).map_err(io(out))?;
-    write_atomically(&path, store::settings_text(&reference).as_bytes())?;
+    let _lock = new_ladder_folder(out, &store::settings_text(&reference))?;
     for (dir, folder) in dirs.iter().zip(&folders) {
         for (name, _) in &folder.pairings {
             copy_tree(

@@ -2,11 +2,13 @@
 //! `hamle regress` (GNU Go's `.tst` suites) and `hamle match` (bot against bot, refereed
 //! by our own rules library, with durable, resumable results, SPRT, game clocks and loss on
 //! time), `hamle ladder` (round robin, gauntlet or Swiss, maximum-likelihood Elo, a
-//! crosstable and an HTML report; sharded runs merged).
+//! crosstable and an HTML report; sharded runs merged). Their folders are locked while a
+//! run uses them (`folder`).
 
 pub mod adjudication;
 pub mod bots;
 pub mod cli;
+pub mod folder;
 pub mod gtp;
 pub mod ladder;
 pub mod match_play;

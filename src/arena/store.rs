@@ -7,13 +7,19 @@
 //! OUT/games/0007.sgf     the record of game 7, written before its line
 //! OUT/logs/BOT.log       each bot's stderr, appended
 //! OUT/results.pgn        every decided game, PGN tags only (Ordo, BayesElo)
+//! OUT/.lock              held by the run using the folder (see `folder`)
 //! ```
+//!
+//! A run holds the folder's lock from before its first write to its end; a new match
+//! takes only an empty or new folder; a resumed one checks every line of `results.tsv`
+//! against the settings (the caller's check) before it plays or writes anything.
 //!
 //! Every file except the appended ones is written whole to a temporary name, fsync'd and
 //! renamed over, and the folder fsync'd, so a crash leaves the old file or the new one.
 //! A crash while appending leaves at most a torn last line: on resume it is cut off (its
 //! game is played again); any other bad line is an error naming it, and nothing is changed.
 
+use super::folder::{self, FolderKind, FolderLock};
 use crate::contract::record::write_tags;
 use crate::contract::{GameSettings, Seat};
 use std::collections::BTreeMap;
@@ -27,6 +33,12 @@ pub const RESULTS_FILE: &str = "results.tsv";
 pub const PGN_FILE: &str = "results.pgn";
 pub const GAMES_DIR: &str = "games";
 pub const LOGS_DIR: &str = "logs";
+
+/// A match folder is one holding its settings file.
+pub const MATCH_FOLDER: FolderKind = FolderKind {
+    marker: SETTINGS_FILE,
+    kind: "match",
+};
 
 /// Who won a game, by seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -155,6 +167,15 @@ pub enum StoreError {
     Exists { dir: PathBuf },
     /// `--resume` of a folder that holds no match.
     NothingToResume { dir: PathBuf },
+    /// Another process holds the folder's lock (`pid` as it wrote it).
+    Locked { dir: PathBuf, pid: Option<u32> },
+    /// A new run given a folder that holds other files (`found`, some of them).
+    Foreign {
+        dir: PathBuf,
+        found: Vec<String>,
+        marker: &'static str,
+        kind: &'static str,
+    },
     /// `--resume` with settings that would play other games.
     SettingsDiffer {
         path: PathBuf,
@@ -180,6 +201,27 @@ impl fmt::Display for StoreError {
                 f,
                 "{} holds no match to resume ({SETTINGS_FILE} is missing)",
                 dir.display()
+            ),
+            StoreError::Locked { dir, pid } => write!(
+                f,
+                "{} is in use by another hamle process ({}, holding {}): wait for it to end or stop it; two runs on one folder would record games twice",
+                dir.display(),
+                pid.map_or_else(
+                    || "pid not written yet".to_owned(),
+                    |pid| format!("pid {pid}")
+                ),
+                folder::lock_path(dir).display()
+            ),
+            StoreError::Foreign {
+                dir,
+                found,
+                marker,
+                kind,
+            } => write!(
+                f,
+                "{} is not empty and holds no {kind} ({marker} is missing; found {}): give --out an empty or new folder, or --resume a {kind} folder",
+                dir.display(),
+                found.join(", ")
             ),
             StoreError::SettingsDiffer { path, differences } => write!(
                 f,
@@ -290,32 +332,58 @@ pub fn check_settings(
     }
 }
 
-/// An open match folder.
+/// An open match folder, locked while this value lives.
 pub struct ResultStore {
     dir: PathBuf,
     results: File,
+    _lock: FolderLock,
 }
 
+/// What a resumed match checks each finished game against: `Err` says what is wrong.
+pub type ResultCheck<'a> = &'a dyn Fn(&GameResult) -> Result<(), String>;
+
 impl ResultStore {
-    /// Starts a new match in `dir` (which must not hold one), or with `resume` reopens it,
-    /// checking the settings and returning the games already finished.
+    /// Starts a new match in `dir` (empty or new), or with `resume` reopens it, checking
+    /// the settings and every finished game (`check`), and returns the games already
+    /// finished. The folder's lock is taken before anything is written and held until the
+    /// store is dropped.
     pub fn open(
         dir: &Path,
         settings: &[(String, String)],
         resume: bool,
+        check: ResultCheck<'_>,
     ) -> Result<(ResultStore, Vec<GameResult>), StoreError> {
         let settings_path = dir.join(SETTINGS_FILE);
         let results_path = dir.join(RESULTS_FILE);
+        // Refused before the lock, which would create the folder and its lock file.
+        if resume && !settings_path.is_file() {
+            return Err(StoreError::NothingToResume {
+                dir: dir.to_owned(),
+            });
+        }
+        if !resume {
+            folder::check_new(dir, MATCH_FOLDER)?;
+        }
+        let lock = FolderLock::take(dir)?;
         let finished = if resume {
             check_settings(dir, &settings_path, settings)?;
-            read_results(&results_path)?
+            let finished = read_results(&results_path)?;
+            for (index, result) in finished.iter().enumerate() {
+                check(result).map_err(|message| StoreError::Corrupt {
+                    path: results_path.clone(),
+                    line: index + 1,
+                    message,
+                })?;
+            }
+            finished
         } else {
             if settings_path.exists() || results_path.exists() {
                 return Err(StoreError::Exists {
                     dir: dir.to_owned(),
                 });
             }
-            fs::create_dir_all(dir).map_err(io_error(dir))?;
+            // Again under the lock: another run may have written since the first look.
+            folder::check_new(dir, MATCH_FOLDER)?;
             write_atomically(&settings_path, settings_text(settings).as_bytes())?;
             Vec::new()
         };
@@ -334,6 +402,7 @@ impl ResultStore {
             ResultStore {
                 dir: dir.to_owned(),
                 results,
+                _lock: lock,
             },
             finished,
         ))
@@ -377,7 +446,8 @@ impl ResultStore {
     }
 }
 
-/// Reads `results.tsv`, cutting off a torn last line.
+/// Reads `results.tsv`, cutting off a torn last line (the caller holds the folder's lock).
+/// Line k of the file is element k - 1.
 pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,

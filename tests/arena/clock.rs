@@ -11,7 +11,7 @@
 use hamle::arena::store::GameResult;
 
 use crate::support::arena::{
-    bot, broken, hamle_match, ok, record, scratch, sorted_results as results,
+    bot, broken, hamle_match, ok, record, resumes_as_is, scratch, sorted_results as results,
 };
 
 /// The two thinking times a record's comment gives: `thinking time A s and B s`.
@@ -129,20 +129,20 @@ fn kulami_engines_play_on_a_two_second_clock_and_a_slow_one_loses_on_time() {
         &["hamle", "kulami", "--nodes", "300"],
     );
     let out = dir.join("slow-match");
-    ok(&hamle_match(
-        &dir,
-        &[
-            "quick",
-            "slow",
-            "--games",
-            "2",
-            "--time-control",
-            "absolute:1",
-            "--quiet",
-            "--out",
-            out.to_str().expect("utf-8"),
-        ],
-    ));
+    let slow_args = [
+        "quick",
+        "slow",
+        "--games",
+        "2",
+        "--time-control",
+        "absolute:1",
+        "--quiet",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    ok(&hamle_match(&dir, &slow_args));
+    // Losses on time replay and resume like any other result.
+    resumes_as_is(&dir, &slow_args);
     let expected = ["B+T", "R+T"];
     for (result, expected) in results(&out).iter().zip(expected) {
         assert_eq!(result.result, expected, "{result:?}");

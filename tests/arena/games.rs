@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use hamle::arena::store::{GameResult, Winner};
 
-use crate::support::arena::{bot, broken, hamle_match, ok, record, scratch, sorted_results};
+use crate::support::arena::{
+    bot, broken, hamle_match, ok, record, resumes_as_is, scratch, sorted_results,
+};
 
 fn tag(record: &str, key: &str) -> String {
     hamle::contract::record::read_tags(record)
@@ -95,6 +97,7 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
             out.to_str().expect("utf-8"),
         ];
         ok(&hamle_match(&dir, &args));
+        resumes_as_is(&dir, &args);
     }
     let results = check_match(&runs[0], 6, ["k-a", "k-b"]);
     same_games(&runs[0], &runs[1]);
@@ -151,6 +154,7 @@ fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
             out.to_str().expect("utf-8"),
         ];
         ok(&hamle_match(&dir, &args));
+        resumes_as_is(&dir, &args);
     }
     let results = check_match(&runs[0], 4, ["m-a", "m-b"]);
     same_games(&runs[0], &runs[1]);
@@ -174,20 +178,19 @@ fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
     }
     // One-set games keep the set's notation.
     let single = dir.join("single");
-    ok(&hamle_match(
-        &dir,
-        &[
-            "m-a",
-            "m-b",
-            "--games",
-            "2",
-            "--sets",
-            "1",
-            "--quiet",
-            "--out",
-            single.to_str().expect("utf-8"),
-        ],
-    ));
+    let single_args = [
+        "m-a",
+        "m-b",
+        "--games",
+        "2",
+        "--sets",
+        "1",
+        "--quiet",
+        "--out",
+        single.to_str().expect("utf-8"),
+    ];
+    ok(&hamle_match(&dir, &single_args));
+    resumes_as_is(&dir, &single_args);
     for result in check_match(&single, 2, ["m-a", "m-b"]) {
         assert!(
             result.result == "0"
@@ -233,6 +236,7 @@ fn abalone_matches_replay_and_repeat() {
             out.to_str().expect("utf-8"),
         ];
         ok(&hamle_match(&dir, &args));
+        resumes_as_is(&dir, &args);
     }
     let results = check_match(&runs[0], 2, ["a-a", "a-b"]);
     same_games(&runs[0], &runs[1]);

@@ -1,6 +1,7 @@
 //! The arena's tests, end to end through the `hamle` binary: `hamle match` for every game
 //! (`matches` for its resuming and failure policies, `games`, `tavla`, `clock`), `hamle
-//! ladder` and `hamle regress`.
+//! ladder` and `hamle regress`; `folders` (locks, foreign folders, forged results, unsafe
+//! names) and `processes` (capped logs, process groups) for both.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -8,9 +9,11 @@ mod support;
 mod bad_settings;
 mod bots;
 mod clock;
+mod folders;
 mod games;
 mod ladder;
 mod matches;
+mod processes;
 mod regress;
 mod tavla;
 mod viewer;

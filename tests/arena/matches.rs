@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::support::arena::{HAMLE, hamle_match, scratch};
+use crate::support::arena::{HAMLE, hamle_match, resumes_as_is, scratch};
 use crate::support::peers::require_python3;
 
 fn fixture() -> PathBuf {
@@ -264,24 +264,24 @@ fn void_policy_and_recovery() {
     broken_bot(&dir, "crasher", "crash", 2);
     broken_bot(&dir, "flaky", "crash-once", 2);
     let void = dir.join("void");
-    let output = hamle_match(
-        &dir,
-        &[
-            "good",
-            "crasher",
-            "--games",
-            "2",
-            "--on-failure",
-            "void",
-            "--out",
-            void.to_str().expect("utf-8"),
-        ],
-    );
+    let void_args = [
+        "good",
+        "crasher",
+        "--games",
+        "2",
+        "--on-failure",
+        "void",
+        "--out",
+        void.to_str().expect("utf-8"),
+    ];
+    let output = hamle_match(&dir, &void_args);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    // Void games pass the resume checks too.
+    resumes_as_is(&dir, &void_args);
     for line in results(&void) {
         assert_eq!(field(&line, "winner"), "void", "{line}");
         assert_eq!(field(&line, "result"), "void", "{line}");
@@ -290,23 +290,22 @@ fn void_policy_and_recovery() {
     assert!(!pgn.contains("[Result"), "void games are not rated: {pgn}");
 
     let recovered = dir.join("recovered");
-    let output = hamle_match(
-        &dir,
-        &[
-            "good",
-            "flaky",
-            "--games",
-            "1",
-            "--recover",
-            "--out",
-            recovered.to_str().expect("utf-8"),
-        ],
-    );
+    let recovered_args = [
+        "good",
+        "flaky",
+        "--games",
+        "1",
+        "--recover",
+        "--out",
+        recovered.to_str().expect("utf-8"),
+    ];
+    let output = hamle_match(&dir, &recovered_args);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    resumes_as_is(&dir, &recovered_args);
     let lines = results(&recovered);
     assert_eq!(lines.len(), 1);
     let reason = field(&lines[0], "reason");

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use hamle::arena::store::Winner;
 
 use crate::support;
-use crate::support::arena::{hamle_match, ok, record, scratch, sorted_results};
+use crate::support::arena::{hamle_match, ok, record, resumes_as_is, scratch, sorted_results};
 use crate::support::peers::{gnubg, require_gnubg};
 
 /// A Tavla bot run as `command`.
@@ -68,6 +68,7 @@ fn tavla_matches_finish_share_dice_in_pairs_and_repeat() {
     ];
     let output = hamle_match(&dir, &[&args[..], &[out_text.as_str()]].concat());
     ok(&output);
+    resumes_as_is(&dir, &[&args[..], &[out_text.as_str()]].concat());
     eprintln!(
         "6 Tavla 3-point matches in {:.2} s",
         started.elapsed().as_secs_f64()
@@ -139,22 +140,22 @@ fn cubeless_money_games_and_bad_answers() {
     broken(&dir, "crash", "crash", 2);
     // Cubeless money games: `W+n`/`B+n`.
     let out = dir.join("money");
-    ok(&hamle_match(
-        &dir,
-        &[
-            "greedy",
-            "illegal",
-            "--pairs",
-            "1",
-            "--points",
-            "0",
-            "--cubeless",
-            "--seed",
-            "3",
-            "--out",
-            &out.display().to_string(),
-        ],
-    ));
+    let out_text = out.display().to_string();
+    let money_args = [
+        "greedy",
+        "illegal",
+        "--pairs",
+        "1",
+        "--points",
+        "0",
+        "--cubeless",
+        "--seed",
+        "3",
+        "--out",
+        &out_text,
+    ];
+    ok(&hamle_match(&dir, &money_args));
+    resumes_as_is(&dir, &money_args);
     let results = sorted_results(&out);
     assert_eq!(results.len(), 2);
     for result in &results {
@@ -167,22 +168,22 @@ fn cubeless_money_games_and_bad_answers() {
         assert!(result.result.ends_with("+F"), "{result:?}");
     }
     let money = dir.join("money-fine");
-    ok(&hamle_match(
-        &dir,
-        &[
-            "greedy",
-            "greedy-2",
-            "--pairs",
-            "1",
-            "--points",
-            "0",
-            "--cubeless",
-            "--seed",
-            "3",
-            "--out",
-            &money.display().to_string(),
-        ],
-    ));
+    let money_text = money.display().to_string();
+    let fine_args = [
+        "greedy",
+        "greedy-2",
+        "--pairs",
+        "1",
+        "--points",
+        "0",
+        "--cubeless",
+        "--seed",
+        "3",
+        "--out",
+        &money_text,
+    ];
+    ok(&hamle_match(&dir, &fine_args));
+    resumes_as_is(&dir, &fine_args);
     for result in sorted_results(&money) {
         let (side, points) = result.result.split_once('+').expect("W+n");
         assert!(side == "W" || side == "B", "{result:?}");
@@ -201,21 +202,12 @@ fn cubeless_money_games_and_bad_answers() {
         ("crash", "crash of crash"),
     ] {
         let out = dir.join(name);
-        ok(&hamle_match(
-            &dir,
-            &[
-                "greedy",
-                name,
-                "--pairs",
-                "1",
-                "--points",
-                "3",
-                "--seed",
-                "5",
-                "--out",
-                &out.display().to_string(),
-            ],
-        ));
+        let out_text = out.display().to_string();
+        let args = [
+            "greedy", name, "--pairs", "1", "--points", "3", "--seed", "5", "--out", &out_text,
+        ];
+        ok(&hamle_match(&dir, &args));
+        resumes_as_is(&dir, &args);
         for result in sorted_results(&out) {
             assert_eq!(result.winner_name(), Some("greedy"), "{result:?}");
             assert!(result.reason.starts_with(reason), "{result:?}");

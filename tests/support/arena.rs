@@ -56,6 +56,22 @@ pub fn hamle_match(dir: &Path, args: &[&str]) -> Output {
         .expect("run hamle match")
 }
 
+/// `hamle match ARGS --resume` on a finished match: every saved line passes the resume
+/// checks (the record replayed, the result and winner it allows, the seed), nothing is
+/// played and `results.tsv` is left as it was.
+pub fn resumes_as_is(dir: &Path, args: &[&str]) {
+    let out = args
+        .iter()
+        .position(|arg| *arg == "--out")
+        .and_then(|at| args.get(at + 1))
+        .map(PathBuf::from)
+        .expect("--out in the arguments");
+    let before = std::fs::read_to_string(out.join("results.tsv")).expect("results");
+    ok(&hamle_match(dir, &[args, &["--resume"]].concat()));
+    let after = std::fs::read_to_string(out.join("results.tsv")).expect("results");
+    assert_eq!(before, after, "nothing played again");
+}
+
 /// Fails the test unless the run succeeded; returns what it printed (stdout then stderr).
 pub fn ok(output: &Output) -> String {
     let text = format!(

@@ -19,8 +19,9 @@
 //!
 //! The rooms: `settings` (what decides a match), `standings` (the count after it),
 //! `pool` (the workers that play the pending games, resume and the SPRT stop), `game` (one
-//! game from its seed to its result line, replayed under `--recover`) and `conduct` (one
-//! attempt over the wire: setup, the move loop, clocks, warnings).
+//! game from its seed to its result line, replayed under `--recover`), `conduct` (one
+//! attempt over the wire: setup, the move loop, clocks, warnings) and `verify` (what
+//! `--resume` checks in each line already saved).
 
 mod conduct;
 mod ending;
@@ -28,6 +29,7 @@ mod game;
 mod pool;
 mod settings;
 mod standings;
+mod verify;
 
 pub use pool::run_match;
 pub use settings::{

@@ -15,7 +15,10 @@ use crate::arena::store::{GameResult, ResultStore, StoreError};
 /// Runs (or resumes) a match; returns every finished game, old and new.
 pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResult>, MatchError> {
     check_bots(settings)?;
-    let (store, finished) = ResultStore::open(&settings.out_dir, &settings.decisive(), resume)?;
+    let check =
+        |result: &GameResult| super::verify::check_result(settings, &settings.out_dir, result);
+    let (store, finished) =
+        ResultStore::open(&settings.out_dir, &settings.decisive(), resume, &check)?;
     let done: std::collections::BTreeSet<usize> = finished.iter().map(|r| r.game).collect();
     let decided = settings.sprt_decided(&finished);
     let pending: std::collections::VecDeque<usize> = (0..settings.games)
@@ -57,9 +60,12 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
     Ok(results)
 }
 
-/// Both bots play the match's game under different names, and every command exists: all
-/// checked before anything is written.
+/// Both bots play the match's game under different names that are safe file names (they
+/// name the logs), and every command exists: all checked before anything is written.
 fn check_bots(settings: &MatchSettings) -> Result<(), MatchError> {
+    for bot in &settings.bots {
+        crate::arena::bots::check_name(&bot.name).map_err(MatchError::Invalid)?;
+    }
     let kind = settings.game.game();
     if settings.bots.iter().any(|bot| bot.game.name() != kind) {
         return Err(MatchError::Invalid(format!(

@@ -1,0 +1,178 @@
+//! What a run may do with its `--out` folder, before it writes anything there: the lock
+//! that keeps a second process out for the whole run, and the check that a folder given
+//! for a new run is empty (or new), not someone's other files.
+//!
+//! The lock is an OS lock (`flock`, through `File::try_lock`) on `DIR/.lock`, which holds
+//! the pid of the process that has it: the kernel drops it when that process ends, however
+//! it ends, so a killed run never leaves its folder locked, while a pid file alone would.
+//! The file itself stays; only the lock on it counts. Engines do not inherit it (Rust opens
+//! every file close-on-exec).
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use super::store::StoreError;
+
+/// The lock file in a match or ladder folder.
+pub const LOCK_FILE: &str = ".lock";
+
+/// How many of a foreign folder's entries a refusal names.
+const NAMES_SHOWN: usize = 5;
+
+/// What a folder must hold to be a run's: its settings file (`match.txt`, `ladder.txt`) and
+/// the kind of run, for messages.
+#[derive(Copy, Clone, Debug)]
+pub struct FolderKind {
+    pub marker: &'static str,
+    /// `match`, `ladder`.
+    pub kind: &'static str,
+}
+
+/// The folder's lock, held by this process until dropped (or until it ends).
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: File,
+}
+
+impl FolderLock {
+    /// Creates `dir` if needed and takes its lock, writing this process's pid into the
+    /// lock file; another process holding it is an error naming its pid.
+    pub fn take(dir: &Path) -> Result<FolderLock, StoreError> {
+        let io = |path: &Path| {
+            let path = path.to_owned();
+            move |source| StoreError::Io { path, source }
+        };
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        let path = dir.join(LOCK_FILE);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::Locked {
+                    dir: dir.to_owned(),
+                    pid: holder_pid(&mut file),
+                });
+            }
+            Err(TryLockError::Error(source)) => return Err(io(&path)(source)),
+        }
+        file.set_len(0).map_err(io(&path))?;
+        file.write_all(format!("{}\n", std::process::id()).as_bytes())
+            .map_err(io(&path))?;
+        Ok(FolderLock { _file: file })
+    }
+}
+
+/// The pid the lock's holder wrote (`None` when it has not written it yet).
+fn holder_pid(file: &mut File) -> Option<u32> {
+    let mut text = String::new();
+    file.rewind().ok()?;
+    // A pid is a few bytes; a longer file is not one of ours.
+    file.take(64).read_to_string(&mut text).ok()?;
+    text.trim().parse().ok()
+}
+
+/// Checks that `dir` may take a new run of `kind`: it does not exist, or is a folder
+/// holding nothing but a lock file (and the temporary files of a run interrupted while
+/// writing its settings), or holds `kind`'s settings file (then the caller refuses it as a
+/// run already there, or the lock as one running). Anything else is someone's other files,
+/// which a run would mix with its own or overwrite: refused, naming what was found.
+pub fn check_new(dir: &Path, kind: FolderKind) -> Result<(), StoreError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(StoreError::Io {
+                path: dir.to_owned(),
+                source,
+            });
+        }
+    };
+    let mut found: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| StoreError::Io {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == kind.marker {
+            return Ok(());
+        }
+        let ours = name == LOCK_FILE || (name.starts_with('.') && name.ends_with(".tmp"));
+        if !ours {
+            found.push(name);
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    found.sort();
+    let count = found.len();
+    found.truncate(NAMES_SHOWN);
+    if count > NAMES_SHOWN {
+        found.push(format!("and {} more", count - NAMES_SHOWN));
+    }
+    Err(StoreError::Foreign {
+        dir: dir.to_owned(),
+        found,
+        marker: kind.marker,
+        kind: kind.kind,
+    })
+}
+
+/// The path of `dir`'s lock file, for messages.
+pub fn lock_path(dir: &Path) -> PathBuf {
+    dir.join(LOCK_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("hamle-folder-unit-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    const MATCH: FolderKind = FolderKind {
+        marker: "match.txt",
+        kind: "match",
+    };
+
+    #[test]
+    fn a_second_lock_on_one_folder_is_refused_naming_the_holder() {
+        let dir = scratch("lock");
+        let first = FolderLock::take(&dir).expect("the first takes it");
+        match FolderLock::take(&dir) {
+            Err(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("expected the lock refused, got {other:?}"),
+        }
+        drop(first);
+        FolderLock::take(&dir).expect("free again once dropped");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn only_empty_new_or_own_folders_take_a_new_run() {
+        let dir = scratch("new");
+        check_new(&dir, MATCH).expect("a new folder");
+        fs::create_dir_all(&dir).expect("create");
+        fs::write(dir.join(LOCK_FILE), "1\n").expect("write");
+        fs::write(dir.join(".match.txt.tmp"), "").expect("write");
+        check_new(&dir, MATCH).expect("only a lock and a temporary");
+        fs::write(dir.join("notes.txt"), "mine").expect("write");
+        let refused = check_new(&dir, MATCH).expect_err("someone's file");
+        assert!(refused.to_string().contains("notes.txt"), "{refused}");
+        fs::write(dir.join("match.txt"), "").expect("write");
+        check_new(&dir, MATCH).expect("a match folder is the caller's to judge");
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

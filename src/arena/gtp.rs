@@ -251,6 +251,9 @@ impl EngineProcess {
             ))),
             _ => None,
         };
+        if let Some(group) = group {
+            super::interrupt::remember(group);
+        }
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             if let Some(group) = group {
                 let _ = kill_process_group(group, Signal::KILL);
@@ -367,6 +370,7 @@ impl EngineProcess {
         // still held by them if any remain, and was free an instant ago otherwise: pids are
         // handed out in turn, so it has not been given to another process since.
         self.kill_group();
+        self.forget_group();
         self.finish_log().await;
         status
     }
@@ -377,8 +381,16 @@ impl EngineProcess {
         self.kill_group();
         let _ = self.child.start_kill();
         let status = self.reap().await;
+        self.forget_group();
         self.finish_log().await;
         status
+    }
+
+    /// The group was ended: a signal to the arena has nothing more to kill for it.
+    fn forget_group(&self) {
+        if let Some(group) = self.group {
+            super::interrupt::forget(group);
+        }
     }
 
     fn kill_group(&self) {
@@ -420,6 +432,7 @@ impl Drop for EngineProcess {
             self.kill_group();
             let _ = self.child.start_kill();
         }
+        self.forget_group();
     }
 }
 

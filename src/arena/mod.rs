@@ -10,6 +10,7 @@ pub mod bots;
 pub mod cli;
 pub mod folder;
 pub mod gtp;
+pub mod interrupt;
 pub mod ladder;
 pub mod match_play;
 pub mod rating;

@@ -1,6 +1,7 @@
 //! The engines' processes under `hamle match`, end to end: an engine flooding stderr gets at
 //! most the cap a game in its log, with a note, and is never blocked by it; a bot started
-//! through a wrapper whose engine hangs leaves no process of its group behind.
+//! through a wrapper whose engine hangs leaves no process of its group behind, whether the
+//! arena gives up on it or is itself stopped by Ctrl-C (SIGINT) or SIGTERM.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -77,6 +78,42 @@ fn an_engine_flooding_stderr_is_capped_per_game_and_never_blocked() {
     assert_eq!(log.len() as u64 - notes, 2 * CAP, "the cap, a game");
 }
 
+/// Waits until `group` has no live process; kills what is left and fails after 20 s.
+fn assert_group_ends(group: i32, child: i32) {
+    // SIGKILL is sent before hamle exits; its delivery is the kernel's, so allow a moment.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let alive = alive_in_group(group);
+        if alive.is_empty() {
+            return;
+        }
+        if Instant::now() > deadline {
+            for stat in &alive {
+                if let Some(pid) = stat.split_whitespace().next() {
+                    let _ = std::process::Command::new("kill")
+                        .args(["-9", pid])
+                        .status();
+                }
+            }
+            panic!("left running in the bot's group (engine pid {child}): {alive:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The hung child's pid and its group, from the wrapper's marker file.
+fn hung_ids(marker: &Path) -> (i32, i32) {
+    let written = std::fs::read_to_string(marker).expect("the wrapper started its engine");
+    let ids: Vec<i32> = written
+        .split_whitespace()
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    let [child, group] = ids[..] else {
+        panic!("pid and group in {written:?}")
+    };
+    (child, group)
+}
+
 /// The processes of group `group` still alive (zombies are dead, only not yet reaped).
 fn alive_in_group(group: i32) -> Vec<String> {
     let mut alive = Vec::new();
@@ -123,31 +160,45 @@ fn a_wrapper_whose_engine_hangs_leaves_no_process_of_its_group() {
         results[0].reason.contains("timeout of wrapped"),
         "the arena gave up on it: {results:?}"
     );
-    let written = std::fs::read_to_string(&marker).expect("the wrapper started its engine");
-    let ids: Vec<i32> = written
-        .split_whitespace()
-        .filter_map(|word| word.parse().ok())
-        .collect();
-    let [child, group] = ids[..] else {
-        panic!("pid and group in {written:?}")
-    };
-    // SIGKILL is sent before hamle exits; its delivery is the kernel's, so allow a moment.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let alive = alive_in_group(group);
-        if alive.is_empty() {
-            break;
+    let (child, group) = hung_ids(&marker);
+    assert_group_ends(group, child);
+}
+
+#[test]
+fn a_signal_to_the_arena_ends_every_engine_group_it_started() {
+    for signal in ["INT", "TERM"] {
+        let dir = scratch("processes", &format!("signal-{signal}"));
+        let marker = dir.join("hung");
+        wrapped_bot(&dir, "wrapped", "hang-child", 1, &marker);
+        go_bot(&dir, "alpha");
+        let out = dir.join("m");
+        // A move timeout far beyond the test: only the signal can end this run.
+        let run = std::process::Command::new(HAMLE)
+            .args(["match", "--bots"])
+            .arg(dir.join("bots"))
+            .args(["wrapped", "alpha", "--games", "1", "--move-timeout", "3600"])
+            .args(["--quiet", "--out", out.to_str().expect("utf-8")])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start hamle match");
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !marker.exists() {
+            assert!(Instant::now() < deadline, "the wrapper never hung");
+            std::thread::sleep(Duration::from_millis(50));
         }
-        if Instant::now() > deadline {
-            for stat in &alive {
-                if let Some(pid) = stat.split_whitespace().next() {
-                    let _ = std::process::Command::new("kill")
-                        .args(["-9", pid])
-                        .status();
-                }
-            }
-            panic!("left running in the bot's group (engine pid {child}): {alive:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+        let (child, group) = hung_ids(&marker);
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), run.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let output = run.wait_with_output().expect("hamle match ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(130), "{stderr}");
+        assert!(
+            stderr.contains(&format!("SIG{signal}: stopped")) && stderr.contains("--resume"),
+            "{stderr}"
+        );
+        assert_group_ends(group, child);
     }
 }

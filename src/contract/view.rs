@@ -67,6 +67,67 @@ pub struct Replay<P> {
     pub problem: Option<RecordProblem>,
 }
 
+impl<P> Replay<P> {
+    /// A record whose start cannot be set up: no steps, and why.
+    pub fn unreadable(header: RecordHeader, message: impl Into<String>) -> Replay<P> {
+        Replay {
+            header,
+            steps: Vec::new(),
+            problem: Some(RecordProblem::whole(message)),
+        }
+    }
+}
+
+/// The `[Key "value"]` lines of a text record alone: what sets up its start, so that a
+/// viewer can replay the moves itself, line by line, and name the line that fails.
+pub fn tag_lines(text: &str) -> String {
+    text.lines()
+        .filter(|line| line.starts_with('['))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// The move lines of a text record numbered as `12. e4 d5`: each line's number in the
+/// file (from 1) and its moves, the move number left out.
+pub fn numbered_move_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines().enumerate().filter_map(|(index, line)| {
+        let mut words = line.split_whitespace();
+        let numbered = !line.starts_with('[') && words.next().is_some_and(|w| w.ends_with('.'));
+        numbered.then(|| (index + 1, words.collect()))
+    })
+}
+
+/// Replays a text record's numbered move lines after the `start` step: `play` applies one
+/// move and gives the step after it, or says why the move is not legal; the first such
+/// move ends the replay, naming its line.
+pub fn replay_numbered<P>(
+    header: RecordHeader,
+    start: Step<P>,
+    text: &str,
+    mut play: impl FnMut(&str) -> Result<Step<P>, String>,
+) -> Replay<P> {
+    let mut steps = vec![start];
+    for (line, moves) in numbered_move_lines(text) {
+        for answer in moves {
+            match play(answer) {
+                Ok(step) => steps.push(step),
+                Err(why) => {
+                    return Replay {
+                        header,
+                        steps,
+                        problem: Some(RecordProblem::at(line, why)),
+                    };
+                }
+            }
+        }
+    }
+    Replay {
+        header,
+        steps,
+        problem: None,
+    }
+}
+
 /// A game's side of the viewer: read its records, draw its positions.
 pub trait RecordViewer: Send + Sync {
     /// A position as drawn, with what the picture marks (the last move).

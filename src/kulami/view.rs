@@ -4,7 +4,9 @@
 use std::rc::Rc;
 
 use crate::contract::record::{find_tag, read_tags};
-use crate::contract::view::{RecordHeader, RecordProblem, RecordViewer, Replay, Step, Svg};
+use crate::contract::view::{
+    RecordHeader, RecordViewer, Replay, Step, Svg, replay_numbered, tag_lines,
+};
 use crate::contract::{Referee, Seat};
 
 use super::cell::Cell;
@@ -66,56 +68,30 @@ impl RecordViewer for KulamiViewer {
     fn replay(&self, text: &str) -> Replay<KulamiPicture> {
         let header = header_of(text);
         // The tags alone set up the layout; the moves are replayed here, line by line.
-        let tag_lines: String = text
-            .lines()
-            .filter(|line| line.starts_with('['))
-            .map(|line| format!("{line}\n"))
-            .collect();
-        let mut referee = match replay_record(&tag_lines) {
+        let mut referee = match replay_record(&tag_lines(text)) {
             Ok(replayed) => replayed.referee,
-            Err(error) => {
-                return Replay {
-                    header,
-                    steps: Vec::new(),
-                    problem: Some(RecordProblem::whole(error)),
-                };
-            }
+            Err(error) => return Replay::unreadable(header, error),
         };
         let layout = Rc::new(referee.game().layout().clone());
-        let mut steps = vec![Step {
+        let start = Step {
             position: picture(&referee, &layout),
             mv: None,
             mover: None,
             note: String::new(),
-        }];
-        for (index, line) in text.lines().enumerate() {
-            let mut words = line.split_whitespace();
-            if line.starts_with('[') || !words.next().is_some_and(|w| w.ends_with('.')) {
-                continue;
-            }
-            for answer in words {
-                let seat = referee.seat_to_move();
-                if let Err(illegal) = referee.apply(seat, answer) {
-                    let problem = RecordProblem::at(index + 1, illegal.to_string());
-                    return Replay {
-                        header,
-                        steps,
-                        problem: Some(problem),
-                    };
-                }
-                steps.push(Step {
-                    position: picture(&referee, &layout),
-                    mv: Some(answer.to_ascii_uppercase()),
-                    mover: Some(if seat == Seat::First { "Black" } else { "Red" }.to_owned()),
-                    note: String::new(),
-                });
-            }
-        }
-        Replay {
-            header,
-            steps,
-            problem: None,
-        }
+        };
+        replay_numbered(header, start, text, |answer| {
+            let seat = referee.seat_to_move();
+            referee
+                .apply(seat, answer)
+                .map_err(|illegal| illegal.to_string())?;
+            let mover = if seat == Seat::First { "Black" } else { "Red" };
+            Ok(Step {
+                position: picture(&referee, &layout),
+                mv: Some(answer.to_ascii_uppercase()),
+                mover: Some(mover.to_owned()),
+                note: String::new(),
+            })
+        })
     }
 
     fn svg(&self, picture: &KulamiPicture) -> String {

@@ -3,7 +3,9 @@
 //! counts, the last sown pit marked.
 
 use crate::contract::record::{find_tag, read_tags};
-use crate::contract::view::{RecordHeader, RecordProblem, RecordViewer, Replay, Step, Svg};
+use crate::contract::view::{
+    RecordHeader, RecordProblem, RecordViewer, Replay, Step, Svg, tag_lines,
+};
 use crate::contract::{Referee, SeatColors};
 
 use super::referee::{MangalaReferee, replay_record};
@@ -82,20 +84,9 @@ impl RecordViewer for MangalaViewer {
 
     fn replay(&self, text: &str) -> Replay<MangalaPicture> {
         let header = header_of(text);
-        let tag_lines: String = text
-            .lines()
-            .filter(|line| line.starts_with('['))
-            .map(|line| format!("{line}\n"))
-            .collect();
-        let mut referee = match replay_record(&tag_lines) {
+        let mut referee = match replay_record(&tag_lines(text)) {
             Ok(replayed) => replayed.referee,
-            Err(error) => {
-                return Replay {
-                    header,
-                    steps: Vec::new(),
-                    problem: Some(RecordProblem::whole(error)),
-                };
-            }
+            Err(error) => return Replay::unreadable(header, error),
         };
         let mut steps = Vec::new();
         if let Some(position) = current(&referee) {

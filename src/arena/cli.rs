@@ -284,7 +284,7 @@ pub struct LadderArgs {
     /// Play only pairings k (from 0) with k mod N = I - 1 (`--shard I/N`), with the seeds
     /// of the whole ladder; `hamle ladder merge` combines the shards' folders.
     #[arg(long)]
-    pub shard: Option<super::ladder::Shard>,
+    pub shard: Option<super::shard::Shard>,
     /// Continue the ladder kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,

@@ -16,6 +16,7 @@ pub mod match_play;
 pub mod rating;
 pub mod regress;
 pub mod report;
+pub mod shard;
 pub mod sprt;
 pub mod store;
 pub mod time_control;

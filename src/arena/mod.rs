@@ -12,6 +12,7 @@ pub mod folder;
 pub mod gtp;
 pub mod interrupt;
 pub mod ladder;
+pub mod match_merge;
 pub mod match_play;
 pub mod rating;
 pub mod regress;

@@ -159,9 +159,7 @@ pub fn check_same_run(folders: &[ShardFolder], kind: FolderKind) -> Result<(), M
 /// The shards the folders hold cover one run at most once: all sharded the same N (an
 /// unsharded folder counts as 1/1), no index twice. Returns the shards no folder holds.
 pub fn missing_shards(folders: &[ShardFolder]) -> Result<Vec<Shard>, MatchError> {
-    let shard_of = |folder: &ShardFolder| {
-        folder.shard.unwrap_or(Shard { index: 1, count: 1 })
-    };
+    let shard_of = |folder: &ShardFolder| folder.shard.unwrap_or(Shard { index: 1, count: 1 });
     let Some(first) = folders.first() else {
         return Ok(Vec::new());
     };
@@ -187,7 +185,10 @@ pub fn missing_shards(folders: &[ShardFolder]) -> Result<Vec<Shard>, MatchError>
     }
     Ok((0..count)
         .filter(|&i| holders[i].is_none())
-        .map(|i| Shard { index: i + 1, count })
+        .map(|i| Shard {
+            index: i + 1,
+            count,
+        })
         .collect())
 }
 

@@ -15,5 +15,6 @@ mod ladder;
 mod matches;
 mod processes;
 mod regress;
+mod shards;
 mod tavla;
 mod viewer;

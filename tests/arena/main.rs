@@ -16,5 +16,6 @@ mod matches;
 mod processes;
 mod regress;
 mod shards;
+mod slurm;
 mod tavla;
 mod viewer;

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use pretty_assertions::assert_eq;
 
-use crate::support::arena::{HAMLE, ok, scratch};
+use crate::support::arena::{HAMLE, folder_files as files, ok, scratch};
 
 fn bots() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots")
@@ -38,29 +38,6 @@ fn merge(out: &Path, dirs: &[&Path], extra: &[&str]) -> Output {
         .args(extra)
         .output()
         .expect("run hamle match merge")
-}
-
-/// Every file under `dir` (but the lock), by path, with its text.
-fn files(dir: &Path) -> Vec<(String, String)> {
-    fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, String)>) {
-        for entry in std::fs::read_dir(dir).expect("read folder") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                walk(root, &path, found);
-            } else if path.file_name().is_some_and(|name| name != ".lock") {
-                let name = path
-                    .strip_prefix(root)
-                    .expect("inside")
-                    .display()
-                    .to_string();
-                found.push((name, std::fs::read_to_string(&path).expect("read file")));
-            }
-        }
-    }
-    let mut found = Vec::new();
-    walk(dir, dir, &mut found);
-    found.sort();
-    found
 }
 
 /// The one line a refused merge prints, after checking it wrote nothing.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use pretty_assertions::assert_eq;
 
-use crate::support::arena::{HAMLE, ok, scratch};
+use crate::support::arena::{HAMLE, folder_files as files, ok, scratch};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -59,29 +59,6 @@ fn bring_up() -> Result<(), String> {
             String::from_utf8_lossy(&up.stderr).trim()
         ))
     }
-}
-
-/// Every file under `dir` but the lock, with its text.
-fn files(dir: &Path) -> Vec<(String, String)> {
-    fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, String)>) {
-        for entry in std::fs::read_dir(dir).expect("read folder") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                walk(root, &path, found);
-            } else if path.file_name().is_some_and(|name| name != ".lock") {
-                let name = path
-                    .strip_prefix(root)
-                    .expect("inside")
-                    .display()
-                    .to_string();
-                found.push((name, std::fs::read_to_string(&path).expect("read file")));
-            }
-        }
-    }
-    let mut found = Vec::new();
-    walk(dir, dir, &mut found);
-    found.sort();
-    found
 }
 
 /// Whether Slurm still holds job `id` (pending or running).

@@ -86,18 +86,24 @@ pub fn regress(args: RegressArgs) -> ExitCode {
     }
 }
 
-/// `hamle match BOT1 BOT2 --out DIR …`
+/// `hamle match BOT1 BOT2 --out DIR …`, `hamle match merge OUT DIR…`
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub tool: Option<MatchTool>,
     /// The first bot: a name from the bots folder, or a command line (split into words,
     /// quotes group, run without a shell). `NAME=BOT` or `NAME=COMMAND` gives it a name of
     /// its own, which two command lines of one program need: 'weak=hamle go --playouts 10'.
-    pub bot1: String,
+    /// (A bot named `merge` cannot come first.)
+    #[arg(required = true)]
+    pub bot1: Option<String>,
     /// The second bot, as the first.
-    pub bot2: String,
+    #[arg(required = true)]
+    pub bot2: Option<String>,
     /// Where the match is kept: settings, results, game records, engine logs, PGN export.
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required = true)]
+    pub out: Option<PathBuf>,
     /// Continue the match kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,
@@ -109,9 +115,14 @@ pub struct MatchArgs {
     pub pairs: Option<usize>,
     /// Stop when the SPRT of BOT1 against BOT2 on game pairs decides, e.g.
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05` (H1: BOT1 is elo1 better); --pairs is the most
-    /// played.
+    /// played. A shard plays all its pairs; `hamle match merge` counts them in pair order.
     #[arg(long)]
     pub sprt: Option<super::sprt::SprtSpec>,
+    /// Play only pairs k (from 0) with k mod N = I - 1 (`--shard I/N`), each with the
+    /// seeds, seats and records it has in the whole match; `hamle match merge` combines the
+    /// shards' folders into the whole match's. match.txt records the shard.
+    #[arg(long)]
+    pub shard: Option<super::shard::Shard>,
     #[command(flatten)]
     pub options: ArenaOptions,
 }
@@ -190,9 +201,17 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         eprintln!("hamle match: {message}");
         ExitCode::from(2)
     };
+    if let Some(MatchTool::Merge(merge)) = args.tool {
+        return super::match_merge::run_merge_command(merge);
+    }
+    let (Some(bot1), Some(bot2), Some(out)) = (&args.bot1, &args.bot2, args.out.clone()) else {
+        return fail(
+            "two bots and --out DIR are required: hamle match BOT1 BOT2 --out DIR".to_owned(),
+        );
+    };
     let (bots, kind) = match match_bots(
         &BotFolders::search(args.options.bots.as_deref(), &hamle_exe()),
-        &[&args.bot1, &args.bot2],
+        &[bot1, bot2],
         args.options.game.as_deref(),
     ) {
         Ok((bots, kind)) => ([bots[0].clone(), bots[1].clone()], kind),
@@ -202,68 +221,128 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         Some(pairs) => pairs.saturating_mul(2),
         None => args.games,
     };
-    let mut settings = match match_settings(&args.options, bots, kind, games, args.out) {
+    let mut settings = match match_settings(&args.options, bots, kind, games, out) {
         Ok(settings) => settings,
         Err(message) => return fail(message),
     };
     settings.sprt = args.sprt;
+    settings.shard = args.shard;
     match run_match(&settings, args.resume) {
         Ok(results) => {
             let names = [
                 settings.bots[0].name.as_str(),
                 settings.bots[1].name.as_str(),
             ];
-            let standings = Standings::of(&results, names);
-            let wins = |name: &str| standings.wins.get(name).copied().unwrap_or(0);
-            println!(
-                "{} {} - {} {} (draws {}, void {}); pairs won {} / split {} / lost {}; {} of {} games in {}",
-                names[0],
-                wins(names[0]),
-                wins(names[1]),
-                names[1],
-                standings.draws,
-                standings.voids,
-                standings.pairs[0],
-                standings.pairs[1],
-                standings.pairs[2],
-                results.len(),
-                settings.games,
-                settings.out_dir.display()
-            );
-            let repeated = repeats(&settings.out_dir.join(GAMES_DIR), &results);
-            if !repeated.pairs.is_empty() {
-                let listed: Vec<String> = repeated
-                    .pairs
-                    .iter()
-                    .map(|(pair, earlier)| format!("{pair} = {earlier}"))
-                    .collect();
-                let advice = if settings.opening_plies == 0 {
-                    "; --opening-plies N starts each pair with N random moves drawn from its seed"
-                } else {
-                    ""
-                };
-                println!(
-                    "note: pairs replayed earlier ones move for move ({}: records equal but for the comment), so only {} of {} game records differ, as engines that play the same game from the same start do{advice}",
-                    listed.join(", "),
-                    repeated.distinct,
-                    repeated.games
-                );
-            }
-            if let Some(spec) = &settings.sprt {
-                let (pairs, counts, status) = super::sprt::sequential(spec, &results, names[0]);
-                let SprtStatus {
-                    llr, lower, upper, ..
-                } = status;
-                println!(
-                    "SPRT {spec}: {pairs} pairs, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), LLR {llr:.3} ({lower:.3}, {upper:.3}): {}",
-                    names[0],
-                    super::sprt::conclusion(spec, &status, &counts, names)
-                );
+            let summary = MatchSummary {
+                names,
+                planned: settings.planned_games(),
+                dir: &settings.out_dir,
+                opening_plies: settings.opening_plies,
+            };
+            summary.print(&results);
+            if let Some(shard) = settings.shard {
+                if settings.sprt.is_some() {
+                    println!(
+                        "SPRT: shard {shard} played its pairs; `hamle match merge` counts every shard's in pair order"
+                    );
+                }
+            } else if let Some(spec) = &settings.sprt {
+                print_sprt(spec, &results, names, 0);
             }
             ExitCode::SUCCESS
         }
         Err(error) => fail(error.to_string()),
     }
+}
+
+/// What `hamle match` does besides playing.
+#[derive(Subcommand, Debug)]
+pub enum MatchTool {
+    /// Combine the shards of one match (`--shard I/N`) into the folder of the whole match.
+    ///
+    /// OUT must be new or empty; the folders' match.txt must be equal but for `shard`, every
+    /// shard I/N given once. Writes match.txt (without `shard`), results.tsv (in game
+    /// order), games/, results.pgn and report.html as one run with --concurrency 1 would;
+    /// under --sprt the pairs are counted in pair order and the games after the verdict
+    /// left out, as the run would have stopped there. Exit 0, or 2 when the folders are not
+    /// the shards of one match, one is missing or unfinished (without --partial), or they
+    /// cannot be read or written.
+    Merge(super::match_merge::MatchMergeArgs),
+}
+
+/// The standings line of a match (and the note on replayed pairs) after a run or a merge.
+pub struct MatchSummary<'a> {
+    pub names: [&'a str; 2],
+    /// The games the run plays (a shard's, or the match's).
+    pub planned: usize,
+    pub dir: &'a std::path::Path,
+    pub opening_plies: usize,
+}
+
+impl MatchSummary<'_> {
+    pub fn print(&self, results: &[super::store::GameResult]) {
+        let names = self.names;
+        let standings = Standings::of(results, names);
+        let wins = |name: &str| standings.wins.get(name).copied().unwrap_or(0);
+        println!(
+            "{} {} - {} {} (draws {}, void {}); pairs won {} / split {} / lost {}; {} of {} games in {}",
+            names[0],
+            wins(names[0]),
+            wins(names[1]),
+            names[1],
+            standings.draws,
+            standings.voids,
+            standings.pairs[0],
+            standings.pairs[1],
+            standings.pairs[2],
+            results.len(),
+            self.planned,
+            self.dir.display()
+        );
+        let repeated = repeats(&self.dir.join(GAMES_DIR), results);
+        if !repeated.pairs.is_empty() {
+            let listed: Vec<String> = repeated
+                .pairs
+                .iter()
+                .map(|(pair, earlier)| format!("{pair} = {earlier}"))
+                .collect();
+            let advice = if self.opening_plies == 0 {
+                "; --opening-plies N starts each pair with N random moves drawn from its seed"
+            } else {
+                ""
+            };
+            println!(
+                "note: pairs replayed earlier ones move for move ({}: records equal but for the comment), so only {} of {} game records differ, as engines that play the same game from the same start do{advice}",
+                listed.join(", "),
+                repeated.distinct,
+                repeated.games
+            );
+        }
+    }
+}
+
+/// The SPRT line of a match: pairs counted in pair order, the verdict, and (after a partial
+/// merge) how many planned pairs no shard holds.
+pub fn print_sprt(
+    spec: &super::sprt::SprtSpec,
+    results: &[super::store::GameResult],
+    names: [&str; 2],
+    missing_pairs: usize,
+) {
+    let (pairs, counts, status) = super::sprt::sequential(spec, results, names[0]);
+    let SprtStatus {
+        llr, lower, upper, ..
+    } = status;
+    let missing = if missing_pairs > 0 {
+        format!(" ({missing_pairs} pairs missing: counted up to the first)")
+    } else {
+        String::new()
+    };
+    println!(
+        "SPRT {spec}: {pairs} pairs{missing}, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), LLR {llr:.3} ({lower:.3}, {upper:.3}): {}",
+        names[0],
+        super::sprt::conclusion(spec, &status, &counts, names)
+    );
 }
 
 /// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`
@@ -284,7 +363,7 @@ pub struct LadderArgs {
     /// Play only pairings k (from 0) with k mod N = I - 1 (`--shard I/N`), with the seeds
     /// of the whole ladder; `hamle ladder merge` combines the shards' folders.
     #[arg(long)]
-    pub shard: Option<super::ladder::Shard>,
+    pub shard: Option<super::shard::Shard>,
     /// Continue the ladder kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,
@@ -505,6 +584,7 @@ pub fn match_settings(
         time_control: options.time_control,
         adjudication: options.adjudicate,
         opening_plies,
+        shard: None,
     })
 }
 

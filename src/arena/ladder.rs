@@ -22,15 +22,17 @@
 use std::path::{Path, PathBuf};
 
 use super::bots::Bot;
-use super::folder::{self, FolderKind, FolderLock};
+use super::folder::{FolderKind, FolderLock};
 use super::match_play::{MatchError, MatchSettings, run_match};
 use super::rating::{Ratings, Tally};
 use super::report::{PairingResults, ReportContext, write_summary};
 pub use super::report::{RATINGS_FILE, REPORT_FILE};
-use super::store::{self, GameResult, SETTINGS_FILE, StoreError, check_settings, write_atomically};
-use crate::games::{GameKind, MatchFlags};
+pub use super::shard::Shard;
+use super::shard::{
+    ShardFolder, check_same_run, copy_tree, folder_sides, io, settings_lines, take_new_folder,
+};
+use super::store::{self, GameResult, SETTINGS_FILE, check_settings};
 use crate::seed::derive_seed;
-use clap::{Args, FromArgMatches};
 
 /// The ladder's settings file.
 pub const LADDER_FILE: &str = "ladder.txt";
@@ -40,44 +42,6 @@ const LADDER_FOLDER: FolderKind = FolderKind {
     marker: LADDER_FILE,
     kind: "ladder",
 };
-
-/// `--shard i/n`: this run plays pairings k (from 0) with k mod n = i - 1.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// From 1.
-    pub index: usize,
-    pub count: usize,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard must be I/N with 1 <= I <= N, got '{text}'");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count): (usize, usize) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl Shard {
-    /// Whether pairing `number` (from 0) is this shard's.
-    pub fn plays(&self, number: usize) -> bool {
-        number % self.count == self.index - 1
-    }
-}
 
 /// Who meets whom.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -337,7 +301,11 @@ impl Ladder {
             check_settings(&self.out_dir, &path, &self.settings())?;
             Ok(lock)
         } else {
-            new_ladder_folder(&self.out_dir, &store::settings_text(&self.settings()))
+            take_new_folder(
+                &self.out_dir,
+                LADDER_FOLDER,
+                &store::settings_text(&self.settings()),
+            )
         }
     }
 
@@ -462,24 +430,6 @@ pub struct LadderFolder {
     pub pairings: Vec<(String, PairingResults)>,
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MatchError + '_ {
-    move |source| {
-        MatchError::Store(StoreError::Io {
-            path: path.to_owned(),
-            source,
-        })
-    }
-}
-
-/// The `key = value` lines of a settings file, in order.
-fn settings_lines(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .filter_map(|line| line.split_once(" = "))
-        .map(|(k, v)| (k.to_owned(), v.to_owned()))
-        .collect()
-}
-
 /// Reads a ladder folder (`ladder.txt` and every pairing folder's results).
 pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
     let path = dir.join(LADDER_FILE);
@@ -556,22 +506,6 @@ pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
     })
 }
 
-/// Takes an empty or new folder for a ladder: checked, locked (the lock returned), checked
-/// again under the lock, then its settings file written.
-fn new_ladder_folder(dir: &Path, settings_text: &str) -> Result<FolderLock, MatchError> {
-    folder::check_new(dir, LADDER_FOLDER)?;
-    let lock = FolderLock::take(dir)?;
-    let path = dir.join(LADDER_FILE);
-    if path.exists() {
-        return Err(MatchError::Store(StoreError::Exists {
-            dir: dir.to_owned(),
-        }));
-    }
-    folder::check_new(dir, LADDER_FOLDER)?;
-    write_atomically(&path, settings_text.as_bytes())?;
-    Ok(lock)
-}
-
 /// `hamle ladder report DIR`: rewrites the ladder folder's ratings, PGN and `report.html`
 /// from its pairing folders, under the folder's lock (not while a run writes there).
 pub fn regenerate(dir: &Path, anchor: Option<&str>) -> Result<Standing, MatchError> {
@@ -617,39 +551,6 @@ fn summarize(
     })
 }
 
-/// The seats' names of the game a ladder folder plays (`game = kulami` in its settings;
-/// Go when a folder older than the other games names none). The names do not depend on
-/// the game's settings, so its defaults do.
-fn folder_sides(settings: &[(String, String)]) -> Result<[String; 2], MatchError> {
-    let game = settings
-        .iter()
-        .find(|(key, _)| key == "game")
-        .map_or("go", |(_, value)| value.as_str());
-    let kind: GameKind = game.parse().map_err(MatchError::Invalid)?;
-    let command = MatchFlags::augment_args(clap::Command::new("hamle"));
-    let defaults = command
-        .try_get_matches_from(["hamle"])
-        .and_then(|matches| MatchFlags::from_arg_matches(&matches))
-        .map_err(|error| MatchError::Invalid(format!("the game's default settings: {error}")))?;
-    let settings = crate::games::settings(kind, &defaults).map_err(MatchError::Invalid)?;
-    Ok(store::seat_sides(settings.as_ref()))
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<(), MatchError> {
-    std::fs::create_dir_all(to).map_err(io(to))?;
-    for entry in std::fs::read_dir(from).map_err(io(from))? {
-        let entry = entry.map_err(io(from))?;
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type().map_err(io(from))?;
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).map_err(io(&target))?;
-        }
-    }
-    Ok(())
-}
-
 /// `hamle ladder merge OUT DIR…`: combines ladder folders (the shards of one ladder) into
 /// `out`, which must be new or empty (and is locked while written): their settings must
 /// agree but for `shard`, and no pairing may be in two of them. Writes the settings
@@ -666,49 +567,15 @@ pub fn merge(
             "nothing to merge: give the ladder folders".to_owned(),
         ));
     }
-    let without_shard = |settings: &[(String, String)]| -> Vec<(String, String)> {
-        settings
-            .iter()
-            .filter(|(k, _)| k != "shard")
-            .cloned()
-            .collect()
-    };
+    let mut shards = Vec::new();
+    for dir in dirs {
+        shards.push(ShardFolder::read(dir, LADDER_FOLDER)?);
+    }
+    check_same_run(&shards, LADDER_FOLDER)?;
+    let reference = shards[0].shared_settings();
     let mut folders = Vec::new();
     for dir in dirs {
         folders.push(read_ladder(dir)?);
-    }
-    let reference = without_shard(&folders[0].settings);
-    for (dir, folder) in dirs.iter().zip(&folders).skip(1) {
-        let other = without_shard(&folder.settings);
-        if other != reference {
-            let mut differences = Vec::new();
-            for (key, value) in &reference {
-                let now = other
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .map(|(_, v)| v.as_str());
-                if now != Some(value.as_str()) {
-                    differences.push(format!(
-                        "{key} is '{value}' in {}, '{}' here",
-                        dirs[0].display(),
-                        now.unwrap_or("")
-                    ));
-                }
-            }
-            for (key, value) in &other {
-                if !reference.iter().any(|(k, _)| k == key) {
-                    differences.push(format!("{key} = '{value}' is not in {}", dirs[0].display()));
-                }
-            }
-            if differences.is_empty() {
-                differences.push("the settings are in another order".to_owned());
-            }
-            return Err(MatchError::Invalid(format!(
-                "{} is not a shard of the same ladder: {}",
-                dir.join(LADDER_FILE).display(),
-                differences.join("; ")
-            )));
-        }
     }
     let mut seen = std::collections::BTreeMap::new();
     for (dir, folder) in dirs.iter().zip(&folders) {
@@ -722,7 +589,7 @@ pub fn merge(
             }
         }
     }
-    let _lock = new_ladder_folder(out, &store::settings_text(&reference))?;
+    let _lock = take_new_folder(out, LADDER_FOLDER, &store::settings_text(&reference))?;
     for (dir, folder) in dirs.iter().zip(&folders) {
         for (name, _) in &folder.pairings {
             copy_tree(

@@ -15,5 +15,7 @@ mod ladder;
 mod matches;
 mod processes;
 mod regress;
+mod shards;
+mod slurm;
 mod tavla;
 mod viewer;

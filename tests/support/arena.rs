@@ -94,3 +94,27 @@ pub fn sorted_results(out: &Path) -> Vec<GameResult> {
 pub fn record(out: &Path, result: &GameResult) -> String {
     std::fs::read_to_string(out.join("games").join(&result.record)).expect("record")
 }
+
+/// Every file under `dir` (but the lock), by path, with its text, in path order: two run
+/// folders compared whole (`tests/arena/shards.rs`, `slurm.rs`).
+pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
+    fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("read folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(root, &path, found);
+            } else if path.file_name().is_some_and(|name| name != ".lock") {
+                let name = path
+                    .strip_prefix(root)
+                    .expect("inside")
+                    .display()
+                    .to_string();
+                found.push((name, std::fs::read_to_string(&path).expect("read file")));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(dir, dir, &mut found);
+    found.sort();
+    found
+}

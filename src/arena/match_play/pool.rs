@@ -22,7 +22,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
     let done: std::collections::BTreeSet<usize> = finished.iter().map(|r| r.game).collect();
     let decided = settings.sprt_decided(&finished);
     let pending: std::collections::VecDeque<usize> = (0..settings.games)
-        .filter(|g| !done.contains(g) && !decided)
+        .filter(|&g| settings.plays_game(g) && !done.contains(&g) && !decided)
         .collect();
     let workers = settings.concurrency.max(1).min(pending.len().max(1));
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -201,7 +201,8 @@ impl Shared {
         }
         let mut results = lock(&self.results);
         results.push(result);
-        if let Some(spec) = &self.settings.sprt {
+        // A shard's pairs are not the first ones: only the merge counts them.
+        if let (Some(spec), None) = (&self.settings.sprt, self.settings.shard) {
             let (pairs, counts, status) =
                 sprt::sequential(spec, &results, &self.settings.bots[0].name);
             if self.settings.progress {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::arena::adjudication::Adjudication;
 use crate::arena::bots::Bot;
+use crate::arena::shard::{SHARD_KEY, Shard};
 use crate::arena::sprt::{self, SprtSpec};
 use crate::arena::store::GameResult;
 use crate::arena::time_control::TimeControl;
@@ -106,6 +107,9 @@ pub struct MatchSettings {
     /// Random legal moves that start every game (`--opening-plies`), the same in both games
     /// of a pair: variety for engines that play the same game from the same start.
     pub opening_plies: usize,
+    /// `--shard I/N`: play only pairs k with k mod N = I - 1, each exactly as in the
+    /// whole match (`hamle match merge` combines the shards).
+    pub shard: Option<Shard>,
 }
 
 impl MatchSettings {
@@ -153,6 +157,11 @@ impl MatchSettings {
         if self.opening_plies > 0 {
             settings.push(("opening_plies".to_owned(), self.opening_plies.to_string()));
         }
+        // Only a shard is written: `hamle match merge` drops this line and finds the
+        // settings file of the whole match.
+        if let Some(shard) = self.shard {
+            settings.push((SHARD_KEY.to_owned(), shard.to_string()));
+        }
         for (index, bot) in self.bots.iter().enumerate() {
             let key = format!("bot{}", index + 1);
             settings.push((format!("{key}.name"), bot.name.clone()));
@@ -164,14 +173,26 @@ impl MatchSettings {
         settings
     }
 
-    /// True when `--sprt` is on and `results` already decide it.
+    /// Whether game `index` is this run's: every game, or its pair's shard's.
+    pub fn plays_game(&self, index: usize) -> bool {
+        self.shard.is_none_or(|shard| shard.plays(index / 2))
+    }
+
+    /// The games this run plays (all, or its shard's).
+    pub fn planned_games(&self) -> usize {
+        (0..self.games).filter(|&g| self.plays_game(g)).count()
+    }
+
+    /// True when `--sprt` is on and `results` already decide it. A shard never stops for
+    /// the SPRT: its pairs are not the first ones, so only the merge can count them.
     pub fn sprt_decided(&self, results: &[GameResult]) -> bool {
-        self.sprt.as_ref().is_some_and(|spec| {
-            sprt::sequential(spec, results, &self.bots[0].name)
-                .2
-                .verdict
-                .is_some()
-        })
+        self.shard.is_none()
+            && self.sprt.as_ref().is_some_and(|spec| {
+                sprt::sequential(spec, results, &self.bots[0].name)
+                    .2
+                    .verdict
+                    .is_some()
+            })
     }
 
     /// Game `index`'s seats: bot indexes of the first and second seat.

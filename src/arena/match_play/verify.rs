@@ -31,6 +31,16 @@ pub(super) fn check_result(
             settings.games.saturating_sub(1)
         ));
     }
+    if let Some(shard) = settings.shard
+        && !shard.plays(game / 2)
+    {
+        return Err(format!(
+            "game {game} is pair {}'s, which is not shard {shard}'s (it plays pairs k with k mod {} = {})",
+            game / 2,
+            shard.count,
+            shard.index - 1
+        ));
+    }
     let seats = MatchSettings::seating(game).map(|bot| settings.bots[bot].name.as_str());
     if [result.first.as_str(), result.second.as_str()] != seats {
         return Err(format!(

@@ -69,12 +69,43 @@ impl FolderLock {
     }
 }
 
-/// The pid the lock's holder wrote (`None` when it has not written it yet).
+/// The refusal for `dir` when another process holds its lock (a run that is starting up
+/// may not have written its settings yet: "in use" is then the truth, not "no match
+/// here"); `None` when no lock file exists or nobody holds it. Creates nothing.
+pub fn in_use(dir: &Path) -> Option<StoreError> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(dir.join(LOCK_FILE))
+        .ok()?;
+    match file.try_lock() {
+        Err(TryLockError::WouldBlock) => Some(StoreError::Locked {
+            dir: dir.to_owned(),
+            pid: holder_pid(&mut file),
+        }),
+        // Taken here only to look: dropping the file lets it go at once.
+        Ok(()) | Err(TryLockError::Error(_)) => None,
+    }
+}
+
+/// The pid the lock's holder wrote (`None` when it wrote none within a second).
 fn holder_pid(file: &mut File) -> Option<u32> {
+    // The holder writes its pid just after it takes the lock: a refusal that comes in
+    // between waits a moment for it rather than name no one.
+    for _ in 0..50 {
+        if let Some(pid) = written_pid(file) {
+            return Some(pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    None
+}
+
+fn written_pid(file: &mut File) -> Option<u32> {
     let mut text = String::new();
     file.rewind().ok()?;
     // A pid is a few bytes; a longer file is not one of ours.
-    file.take(64).read_to_string(&mut text).ok()?;
+    Read::by_ref(file).take(64).read_to_string(&mut text).ok()?;
     text.trim().parse().ok()
 }
 
@@ -155,9 +186,18 @@ mod tests {
             Err(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
             other => panic!("expected the lock refused, got {other:?}"),
         }
+        // What a run checks before its own lock (a resume or a new run while the first is
+        // still starting up) names the holder too, and creates nothing.
+        match in_use(&dir) {
+            Some(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("expected the folder in use, got {other:?}"),
+        }
         drop(first);
+        assert!(in_use(&dir).is_none(), "nobody holds it now");
         FolderLock::take(&dir).expect("free again once dropped");
         let _ = fs::remove_dir_all(&dir);
+        assert!(in_use(&dir).is_none());
+        assert!(!dir.exists(), "in_use creates nothing");
     }
 
     #[test]

@@ -291,6 +291,9 @@ impl Ladder {
     fn open_folder(&self, resume: bool) -> Result<FolderLock, MatchError> {
         let path = self.out_dir.join(LADDER_FILE);
         if resume {
+            if let Some(in_use) = super::folder::in_use(&self.out_dir) {
+                return Err(MatchError::Store(in_use));
+            }
             if !path.is_file() {
                 return Err(MatchError::Invalid(format!(
                     "{} holds no ladder to resume ({LADDER_FILE} is missing)",

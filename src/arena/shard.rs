@@ -221,6 +221,9 @@ pub fn take_new_folder(
     kind: FolderKind,
     settings_text: &str,
 ) -> Result<FolderLock, MatchError> {
+    if let Some(in_use) = folder::in_use(dir) {
+        return Err(MatchError::Store(in_use));
+    }
     folder::check_new(dir, kind)?;
     let lock = FolderLock::take(dir)?;
     let path = dir.join(kind.marker);

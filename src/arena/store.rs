@@ -356,6 +356,9 @@ impl ResultStore {
         let settings_path = dir.join(SETTINGS_FILE);
         let results_path = dir.join(RESULTS_FILE);
         // Refused before the lock, which would create the folder and its lock file.
+        if let Some(in_use) = folder::in_use(dir) {
+            return Err(in_use);
+        }
         if resume && !settings_path.is_file() {
             return Err(StoreError::NothingToResume {
                 dir: dir.to_owned(),

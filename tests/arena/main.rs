@@ -9,6 +9,7 @@ mod bad_settings;
 mod bots;
 mod clock;
 mod games;
+mod hostile_files;
 mod ladder;
 mod matches;
 mod regress;

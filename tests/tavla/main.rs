@@ -2,8 +2,12 @@
 //! arena records replayed, GTP transcripts, and hostile input (UBGI, the external player
 //! socket, a hung gnubg, bad weights). Tests against a real gnubg are in `tests/interop/`.
 
+#[path = "../support/mod.rs"]
+mod support;
+
 mod gtp;
 mod hostile;
 mod invariants;
 mod replay;
 mod rules;
+mod weights_files;

@@ -195,12 +195,33 @@ pub fn read_level(
             expected,
         });
     }
+    check_entries(bytes, checksum, level).map(Some)
+}
+
+/// Level `level` of `rule` from a whole file's `bytes`, which must hold exactly `len`
+/// entries: the checks of [`read_level`] without a file (the fuzz target's entry point).
+pub fn decode_level(bytes: &[u8], rule: EndRule, level: u32, len: u64) -> Result<Vec<i8>, Refusal> {
+    let expected = HEADER_BYTES + len;
+    if bytes.len() as u64 != expected {
+        return Err(Refusal::WrongSize {
+            found: bytes.len() as u64,
+            expected,
+        });
+    }
+    let (header, entries) = bytes.split_at(HEADER_BYTES as usize);
+    let header = header.try_into().expect("split at the header's length");
+    let checksum = check_header(header, rule, level, len)?;
+    check_entries(entries.to_vec(), checksum, level)
+}
+
+/// The entries against the header's checksum and the level's range.
+fn check_entries(bytes: Vec<u8>, checksum: u64, level: u32) -> Result<Vec<i8>, Refusal> {
     if fnv1a(&bytes) != checksum {
         return Err(Refusal::Checksum);
     }
     let values: Vec<i8> = bytes.into_iter().map(|b| b as i8).collect();
     check_values(&values, level)?;
-    Ok(Some(values))
+    Ok(values)
 }
 
 /// Every header field against what the file's name says it holds; the checksum it records.
@@ -322,6 +343,27 @@ mod tests {
         assert_eq!(names.len(), 1);
         let absent = level_path(&scratch.0, RULE, 3);
         assert!(matches!(read_level(&absent, RULE, 3, 364), Ok(None)));
+    }
+
+    #[test]
+    fn decoding_bytes_checks_what_reading_the_file_checks() {
+        let scratch = Scratch::new("decode");
+        let path = scratch.level_two(&sound(), |_| {});
+        let bytes = fs::read(&path).expect("read");
+        assert_eq!(decode_level(&bytes, RULE, 2, LEN).expect("sound"), sound());
+        assert!(matches!(
+            decode_level(&bytes[1..], RULE, 2, LEN),
+            Err(Refusal::WrongSize {
+                found: 109,
+                expected: 110
+            })
+        ));
+        let mut forged = bytes.clone();
+        forged[40] ^= 1;
+        assert!(matches!(
+            decode_level(&forged, RULE, 2, LEN),
+            Err(Refusal::Checksum)
+        ));
     }
 
     #[test]

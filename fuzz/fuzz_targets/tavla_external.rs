@@ -1,7 +1,7 @@
 //! Any bytes as the lines gnubg sends to its external player (`hamle tavla --listen`): each
 //! line is framed as the socket reader frames it and answered without panicking, in one
-//! line: a play, a cube answer or `Error: …`. The player is the greedy level, so that every
-//! answer stays quick.
+//! line: a play (empty when nothing moves, as gnubg expects), a cube answer or `Error: …`.
+//! The player is the greedy level, so that every answer stays quick.
 #![no_main]
 
 use std::io::{BufReader, Cursor};
@@ -22,6 +22,6 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         let answer = external::reply(text, &mut player);
-        assert!(!answer.is_empty() && !answer.contains('\n'), "{answer:?}");
+        assert!(!answer.contains('\n'), "{answer:?}");
     }
 });

@@ -5,6 +5,7 @@ pub mod abalone;
 pub mod arena;
 pub mod bench;
 pub mod contract;
+pub mod files;
 pub mod games;
 pub mod go;
 pub mod kulami;

@@ -28,6 +28,10 @@ use serde::Deserialize;
 use super::gtp::Launch;
 pub use crate::games::GameKind;
 
+/// The largest bot file read: a few lines of TOML; a FIFO, a device or anything larger
+/// is refused at once.
+pub const MAX_BOT_FILE_BYTES: u64 = 1024 * 1024;
+
 /// An option value as written in `[options]`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
@@ -182,10 +186,13 @@ impl std::error::Error for BotError {}
 impl Bot {
     /// Reads one bot file.
     pub fn from_file(path: &Path) -> Result<Bot, BotError> {
-        let text = std::fs::read_to_string(path).map_err(|source| BotError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text =
+            crate::files::read_capped_to_string(path, MAX_BOT_FILE_BYTES).map_err(|error| {
+                BotError::Io {
+                    path: path.to_owned(),
+                    source: error.problem.into(),
+                }
+            })?;
         Bot::from_toml(&text, path)
     }
 

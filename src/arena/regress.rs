@@ -112,6 +112,9 @@ pub struct TstCommand {
     pub expectation: Option<Expectation>,
 }
 
+/// The largest `.tst` file read: a suite is a few thousand lines of text, far below it.
+pub const MAX_TST_BYTES: u64 = 16 * 1024 * 1024;
+
 /// A parsed `.tst` file.
 #[derive(Clone, Debug)]
 pub struct TstFile {
@@ -121,11 +124,12 @@ pub struct TstFile {
 
 impl TstFile {
     pub fn read(path: &Path) -> Result<TstFile, TstError> {
-        let text = std::fs::read_to_string(path).map_err(|error| TstError {
-            path: path.to_owned(),
-            line: 0,
-            message: error.to_string(),
-        })?;
+        let text =
+            crate::files::read_capped_to_string(path, MAX_TST_BYTES).map_err(|error| TstError {
+                path: path.to_owned(),
+                line: 0,
+                message: error.problem.to_string(),
+            })?;
         TstFile::parse(&text, path)
     }
 

@@ -556,7 +556,9 @@ impl GoEngine {
 impl GoEngine {
     fn load_sgf(&mut self, path: &Path, move_number: Option<usize>) -> Result<(), GtpError> {
         let cannot = |why: String| GtpError::CannotLoadFile(format!("{}: {why}", path.display()));
-        let bytes = sgf::read_file(path).map_err(|error| cannot(error.to_string()))?;
+        // The file error names the path itself.
+        let bytes =
+            sgf::read_file(path).map_err(|error| GtpError::CannotLoadFile(error.to_string()))?;
         let record = GoRecord::from_sgf_bytes(&bytes).map_err(|error| cannot(error.to_string()))?;
         self.game = record
             .replay(*self.game.rules(), self.game.komi(), move_number)

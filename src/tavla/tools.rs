@@ -2,7 +2,7 @@
 //! levels in-process, cubeless money, mirrored dice) and `choose` (a filter).
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
@@ -118,11 +118,15 @@ fn run_choose(args: &ChooseArgs) -> io::Result<()> {
     Ok(())
 }
 
+/// The largest weights file read: the net's are 67 KiB, so 1 MiB leaves room for a larger
+/// net and still refuses a wrong file (or a FIFO, a device) at once.
+pub const MAX_WEIGHTS_BYTES: u64 = 1024 * 1024;
+
 /// Reads a weights file, refusing one that is not whole or holds a weight that is not sane
 /// ([`Net::from_bytes`]); the error names the file.
-fn load(path: &PathBuf) -> io::Result<Net> {
+fn load(path: &Path) -> io::Result<Net> {
     let named = |e: String| format!("{}: {e}", path.display());
-    let bytes = std::fs::read(path).map_err(|e| io::Error::new(e.kind(), named(e.to_string())))?;
+    let bytes = crate::files::read_capped(path, MAX_WEIGHTS_BYTES)?;
     Net::from_bytes(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, named(e)))
 }
 
@@ -134,7 +138,7 @@ pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         rate: args.rate,
         decay: args.decay,
     };
-    let start = args.start.as_ref().map(load).transpose()?;
+    let start = args.start.as_deref().map(load).transpose()?;
     let begun = Instant::now();
     let mut failure = None;
     let net = train::train(&options, start, |games, net| {

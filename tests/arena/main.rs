@@ -11,6 +11,7 @@ mod bots;
 mod clock;
 mod folders;
 mod games;
+mod hostile_files;
 mod ladder;
 mod matches;
 mod processes;

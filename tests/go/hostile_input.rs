@@ -9,6 +9,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
+use pretty_assertions::assert_eq;
+
 /// Long enough for any machine; an engine that blocks (on a FIFO, say) fails the test
 /// instead of hanging it.
 const PATIENCE: Duration = Duration::from_secs(300);
@@ -130,6 +132,10 @@ fn loadsgf_refuses_what_is_no_sgf_file_and_keeps_the_game() {
     file.set_len(hamle::go::sgf::MAX_FILE_BYTES + 1)
         .expect("set_len");
     drop(file);
+    let huge = scratch.path("huge.sgf");
+    let file = std::fs::File::create(&huge).expect("create");
+    file.set_len(100_000_000).expect("set_len");
+    drop(file);
 
     let mut engine = Engine::start(&[]);
     assert_eq!(engine.ask("boardsize 9"), "= ");
@@ -139,20 +145,30 @@ fn loadsgf_refuses_what_is_no_sgf_file_and_keeps_the_game() {
     let mut refusals = vec![
         (
             loadsgf(Path::new("/dev/zero")),
-            "? cannot load file: /dev/zero: not a regular file (a device)".to_owned(),
+            "? cannot load file: /dev/zero: not a regular file (a device); name a regular file"
+                .to_owned(),
         ),
         (
             loadsgf(&scratch.0),
             format!(
-                "? cannot load file: {}: not a regular file (a directory)",
+                "? cannot load file: {}: not a regular file (a directory); name a regular file",
                 scratch.0.display()
             ),
         ),
         (
             loadsgf(&over),
             format!(
-                "? cannot load file: {}: 16777217 bytes is over the 16 MiB limit",
+                "? cannot load file: {}: 16777217 bytes is over the limit of 16 MiB; \
+                 name a smaller file",
                 over.display()
+            ),
+        ),
+        (
+            loadsgf(&huge),
+            format!(
+                "? cannot load file: {}: 100000000 bytes is over the limit of 16 MiB; \
+                 name a smaller file",
+                huge.display()
             ),
         ),
     ];
@@ -160,7 +176,7 @@ fn loadsgf_refuses_what_is_no_sgf_file_and_keeps_the_game() {
         refusals.push((
             loadsgf(&fifo),
             format!(
-                "? cannot load file: {}: not a regular file (a FIFO)",
+                "? cannot load file: {}: not a regular file (a FIFO); name a regular file",
                 fifo.display()
             ),
         ));

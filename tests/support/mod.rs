@@ -1,5 +1,6 @@
 //! What the integration test targets share, one room per concern: seeded random positions
 //! (`abalone`, `tavla`), the arena's scratch folders, bots and `hamle match` runs (`arena`),
+//! hostile files (a FIFO, a sparse huge file) and runs that fail rather than hang (`files`),
 //! and the outside programs the tests talk to: GTP processes, GNU Go, gnubg and the python
 //! fixtures (`peers`). Each target includes this folder with
 //! `#[path = "../support/mod.rs"] mod support;` and uses what it needs.
@@ -9,5 +10,6 @@
 
 pub mod abalone;
 pub mod arena;
+pub mod files;
 pub mod peers;
 pub mod tavla;

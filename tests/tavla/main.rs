@@ -2,9 +2,13 @@
 //! arena records replayed, GTP transcripts, and hostile input (UBGI, the external player
 //! socket, a hung gnubg, bad weights). Tests against a real gnubg are in `tests/interop/`.
 
+#[path = "../support/mod.rs"]
+mod support;
+
 mod gogui;
 mod gtp;
 mod hostile;
 mod invariants;
 mod replay;
 mod rules;
+mod weights_files;

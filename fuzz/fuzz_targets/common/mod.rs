@@ -4,7 +4,7 @@
 
 use std::io::Cursor;
 
-use hamle::protocol::{Engine, serve};
+use hamle::protocol::{Engine, preprocess, serve};
 
 /// Serves the lines of `data` that contain none of `left_out` (`quit` always: the whole
 /// input must be read) and checks the responses; false when the session could not run.
@@ -12,7 +12,14 @@ pub fn serve_checked(engine: &mut impl Engine, data: &[u8], left_out: &[&str]) -
     let text = String::from_utf8_lossy(data);
     let input: String = text
         .split('\n')
-        .filter(|line| !line.contains("quit") && !left_out.iter().any(|word| line.contains(word)))
+        .filter(|line| {
+            // Judged as the engine will see the line: preprocessing drops control characters,
+            // so `solv\0e` is `solve`.
+            let seen = preprocess(line).unwrap_or_default();
+            ![*line, &seen[..]]
+                .iter()
+                .any(|text| text.contains("quit") || left_out.iter().any(|w| text.contains(w)))
+        })
         .map(|line| format!("{line}\n"))
         .collect();
     let mut output = Vec::new();

@@ -24,6 +24,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::files::{self, FileProblem};
 use crate::mangala::rules::EndRule;
 
 const MAGIC: &[u8; 4] = b"HMDB";
@@ -159,16 +160,24 @@ pub fn read_level(
     len: u64,
 ) -> Result<Option<Vec<i8>>, Refusal> {
     let expected = HEADER_BYTES + len;
-    // Looked at before it is opened: opening a FIFO for reading waits for a writer.
-    let metadata = match fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(Refusal::Unreadable(error)),
+    let (mut file, found) = match files::open_regular(path, expected) {
+        Ok(opened) => opened,
+        Err(error) => {
+            return match error.problem {
+                FileProblem::Io(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+                FileProblem::Io(e) => Err(Refusal::Unreadable(e)),
+                FileProblem::NotRegular(kind) => Err(Refusal::NotRegularFile(kind)),
+                FileProblem::TooLarge { at_least, .. } => Err(Refusal::WrongSize {
+                    found: at_least,
+                    expected,
+                }),
+                other => Err(Refusal::Unreadable(other.into())),
+            };
+        }
     };
-    check_regular_and_size(&metadata, expected)?;
-    let mut file = File::open(path).map_err(Refusal::Unreadable)?;
-    // The same checks on what was opened, in case the name changed hands in between.
-    check_regular_and_size(&file.metadata().map_err(Refusal::Unreadable)?, expected)?;
+    if found != expected {
+        return Err(Refusal::WrongSize { found, expected });
+    }
     let mut header = [0u8; HEADER_BYTES as usize];
     file.read_exact(&mut header).map_err(Refusal::Unreadable)?;
     let checksum = check_header(&header, rule, level, len)?;
@@ -186,46 +195,33 @@ pub fn read_level(
             expected,
         });
     }
+    check_entries(bytes, checksum, level).map(Some)
+}
+
+/// Level `level` of `rule` from a whole file's `bytes`, which must hold exactly `len`
+/// entries: the checks of [`read_level`] without a file (the fuzz target's entry point).
+pub fn decode_level(bytes: &[u8], rule: EndRule, level: u32, len: u64) -> Result<Vec<i8>, Refusal> {
+    let expected = HEADER_BYTES + len;
+    if bytes.len() as u64 != expected {
+        return Err(Refusal::WrongSize {
+            found: bytes.len() as u64,
+            expected,
+        });
+    }
+    let (header, entries) = bytes.split_at(HEADER_BYTES as usize);
+    let header = header.try_into().expect("split at the header's length");
+    let checksum = check_header(header, rule, level, len)?;
+    check_entries(entries.to_vec(), checksum, level)
+}
+
+/// The entries against the header's checksum and the level's range.
+fn check_entries(bytes: Vec<u8>, checksum: u64, level: u32) -> Result<Vec<i8>, Refusal> {
     if fnv1a(&bytes) != checksum {
         return Err(Refusal::Checksum);
     }
     let values: Vec<i8> = bytes.into_iter().map(|b| b as i8).collect();
     check_values(&values, level)?;
-    Ok(Some(values))
-}
-
-fn check_regular_and_size(metadata: &fs::Metadata, expected: u64) -> Result<(), Refusal> {
-    let kind = metadata.file_type();
-    if !kind.is_file() {
-        return Err(Refusal::NotRegularFile(kind_name(kind)));
-    }
-    if metadata.len() != expected {
-        return Err(Refusal::WrongSize {
-            found: metadata.len(),
-            expected,
-        });
-    }
-    Ok(())
-}
-
-fn kind_name(kind: fs::FileType) -> &'static str {
-    if kind.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    "something else"
+    Ok(values)
 }
 
 /// Every header field against what the file's name says it holds; the checksum it records.
@@ -347,6 +343,27 @@ mod tests {
         assert_eq!(names.len(), 1);
         let absent = level_path(&scratch.0, RULE, 3);
         assert!(matches!(read_level(&absent, RULE, 3, 364), Ok(None)));
+    }
+
+    #[test]
+    fn decoding_bytes_checks_what_reading_the_file_checks() {
+        let scratch = Scratch::new("decode");
+        let path = scratch.level_two(&sound(), |_| {});
+        let bytes = fs::read(&path).expect("read");
+        assert_eq!(decode_level(&bytes, RULE, 2, LEN).expect("sound"), sound());
+        assert!(matches!(
+            decode_level(&bytes[1..], RULE, 2, LEN),
+            Err(Refusal::WrongSize {
+                found: 109,
+                expected: 110
+            })
+        ));
+        let mut forged = bytes.clone();
+        forged[40] ^= 1;
+        assert!(matches!(
+            decode_level(&forged, RULE, 2, LEN),
+            Err(Refusal::Checksum)
+        ));
     }
 
     #[test]

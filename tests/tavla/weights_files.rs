@@ -1,0 +1,68 @@
+//! Weights files that are not weights, where a user names them (`hamle tavla choose
+//! --weights`, `train --start`, `duel --weights-first`): a FIFO, a device and a 100 MB file
+//! are refused at once with one line naming the file and the limit; nothing blocks.
+
+use std::process::Command;
+
+use pretty_assertions::assert_eq;
+
+use crate::support::files::{HUGE, Scratch, fifo, run_patiently, sparse};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+/// `hamle tavla ARGS…`: refused with exit status 1 and one line on stderr, which is returned.
+fn refused(args: &[&str]) -> String {
+    let output = run_patiently(Command::new(HAMLE).arg("tavla").args(args), "");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "", "{args:?}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    stderr.trim_end().to_owned()
+}
+
+#[test]
+fn weights_that_are_a_fifo_a_device_or_huge_are_refused_at_once() {
+    let scratch = Scratch::new("tavla-weights", "refused");
+    let huge = scratch.0.join("huge.bin");
+    sparse(&huge, HUGE);
+    let huge = huge.display().to_string();
+    let out = scratch.0.join("out.bin").display().to_string();
+    let too_large =
+        format!("{huge}: 100000000 bytes is over the limit of 1 MiB; name a smaller file");
+    let device = "/dev/zero: not a regular file (a device); name a regular file";
+    for (args, expected) in [
+        (vec!["choose", "net", "--weights", &huge], &too_large[..]),
+        (vec!["choose", "net", "--weights", "/dev/zero"], device),
+        (
+            vec!["train", "--games", "1", "--start", &huge, "--out", &out],
+            &too_large,
+        ),
+        (
+            vec![
+                "duel",
+                "net",
+                "net",
+                "--games",
+                "2",
+                "--weights-first",
+                "/dev/zero",
+            ],
+            device,
+        ),
+    ] {
+        let stderr = refused(&args);
+        assert!(stderr.ends_with(expected), "{args:?}: {stderr}");
+    }
+    let pipe = scratch.0.join("pipe.bin");
+    if fifo(&pipe) {
+        let pipe = pipe.display().to_string();
+        let stderr = refused(&["choose", "net", "--weights", &pipe]);
+        assert!(
+            stderr.ends_with(&format!(
+                "{pipe}: not a regular file (a FIFO); name a regular file"
+            )),
+            "{stderr}"
+        );
+    }
+    assert!(!std::path::Path::new(&out).exists(), "train wrote weights");
+}

@@ -162,6 +162,23 @@ pub fn lock_path(dir: &Path) -> PathBuf {
     dir.join(LOCK_FILE)
 }
 
+/// The most a file of a match or ladder folder (settings, `results.tsv`, a record, a log)
+/// may hold when the arena reads it back: far beyond what a million games write, and a
+/// bound on what a forged or damaged folder can make the arena allocate.
+pub const MAX_FOLDER_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads back a file of a run's folder: a regular file of at most
+/// [`MAX_FOLDER_FILE_BYTES`] (a FIFO or a device put there is refused, not waited on).
+pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    crate::files::read_capped(path, MAX_FOLDER_FILE_BYTES).map_err(|error| error.problem.into())
+}
+
+/// [`read_bytes`] as UTF-8 text.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    crate::files::read_capped_to_string(path, MAX_FOLDER_FILE_BYTES)
+        .map_err(|error| error.problem.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

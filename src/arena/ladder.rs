@@ -436,7 +436,7 @@ pub struct LadderFolder {
 /// Reads a ladder folder (`ladder.txt` and every pairing folder's results).
 pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
     let path = dir.join(LADDER_FILE);
-    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let text = super::folder::read_text(&path).map_err(io(&path))?;
     let settings = settings_lines(&text);
     let get = |key: &str| {
         settings
@@ -481,7 +481,7 @@ pub fn read_ladder(dir: &Path) -> Result<LadderFolder, MatchError> {
     for (_, folder) in folders {
         let match_dir = pairings_dir.join(&folder);
         let match_path = match_dir.join(SETTINGS_FILE);
-        let match_text = std::fs::read_to_string(&match_path).map_err(io(&match_path))?;
+        let match_text = super::folder::read_text(&match_path).map_err(io(&match_path))?;
         let match_settings = settings_lines(&match_text);
         let bot = |key: &str| {
             match_settings

@@ -279,7 +279,7 @@ fn write_folder(
         let mut text = Vec::new();
         for shard in shards {
             let path = shard.folder.dir.join(LOGS_DIR).join(format!("{name}.log"));
-            if let Ok(bytes) = std::fs::read(&path) {
+            if let Ok(bytes) = super::folder::read_bytes(&path) {
                 text.extend(bytes);
             }
         }

@@ -84,7 +84,7 @@ impl ShardFolder {
                 kind.marker
             )));
         }
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let text = folder::read_text(&path).map_err(io(&path))?;
         let settings = settings_lines(&text);
         let shard = match settings.iter().find(|(key, _)| key == SHARD_KEY) {
             Some((_, value)) => Some(value.parse().map_err(|why| {

@@ -305,7 +305,7 @@ pub fn check_settings(
             dir: dir.to_owned(),
         });
     }
-    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let text = folder::read_text(path).map_err(io_error(path))?;
     let old = read_settings(&text);
     let new = read_settings(&settings_text(settings));
     let mut differences = Vec::new();
@@ -452,7 +452,7 @@ impl ResultStore {
 /// Reads `results.tsv`, cutting off a torn last line (the caller holds the folder's lock).
 /// Line k of the file is element k - 1.
 pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
-    let bytes = match fs::read(path) {
+    let bytes = match folder::read_bytes(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => return Err(io_error(path)(error)),

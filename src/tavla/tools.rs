@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
+use crate::protocol::{LineReader, RawLine};
+
 use super::board::{Board, Side};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
@@ -93,12 +95,23 @@ pub fn run(tool: TavlaTool) -> io::Result<()> {
     }
 }
 
+/// The longest line `hamle tavla choose` reads.
+const CHOOSE_LINE_BYTES: usize = 4096;
+
 fn run_choose(args: &ChooseArgs) -> io::Result<()> {
     let mut player = player_for(args.level, &args.weights)?;
     let mut out = io::stdout().lock();
     let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
-    for line in io::stdin().lines() {
-        let line = line?;
+    // A position ID and two dice take a few dozen bytes: a longer line is not one.
+    for line in LineReader::with_limit(io::stdin().lock(), CHOOSE_LINE_BYTES) {
+        let line = match line? {
+            RawLine::Text(line) => line,
+            RawLine::TooLong(head) => {
+                return Err(invalid(format!(
+                    "a line over {CHOOSE_LINE_BYTES} bytes is no 'POSITION_ID DIE DIE': {head}…"
+                )));
+            }
+        };
         let fields: Vec<&str> = line.split_whitespace().collect();
         let [id, first, second] = fields[..] else {
             return Err(invalid(format!("expected 'POSITION_ID DIE DIE': {line}")));

@@ -80,7 +80,7 @@ pub struct Repeats {
 pub fn repeats(games_dir: &Path, results: &[GameResult]) -> Repeats {
     let by_game: BTreeMap<usize, &GameResult> = results.iter().map(|r| (r.game, r)).collect();
     let body = |result: &GameResult| -> Option<String> {
-        let text = std::fs::read_to_string(games_dir.join(&result.record)).ok()?;
+        let text = crate::arena::folder::read_text(&games_dir.join(&result.record)).ok()?;
         let kept: Vec<&str> = text
             .lines()
             .filter(|line| !line.contains("hamle match game "))

@@ -156,7 +156,7 @@ fn read_record(path: &Path) -> Result<String, String> {
             metadata.len()
         ));
     }
-    std::fs::read_to_string(path).map_err(|error| format!("cannot be read: {error}"))
+    crate::arena::folder::read_text(path).map_err(|error| format!("cannot be read: {error}"))
 }
 
 /// The seat a `winner` word names: `Some(None)` for a draw, `None` for void.

@@ -95,7 +95,7 @@ pub fn rebuild_match_pages(match_dir: &Path) -> Result<(), String> {
 
 /// The `key = value` lines of `match.txt`.
 fn match_settings(match_dir: &Path) -> Vec<(String, String)> {
-    std::fs::read_to_string(match_dir.join(SETTINGS_FILE))
+    crate::arena::folder::read_text(&match_dir.join(SETTINGS_FILE))
         .unwrap_or_default()
         .lines()
         .filter_map(|line| line.split_once(" = "))

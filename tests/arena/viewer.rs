@@ -311,3 +311,70 @@ fn a_match_writes_each_games_page_and_links_it_from_its_report() {
         assert!(!page.contains("Damaged record"), "{game}");
     }
 }
+
+/// Every `.html` file under `dir`, by path relative to it, with its text.
+fn pages_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, String> {
+    let mut pages = std::collections::BTreeMap::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "html") {
+                let text = std::fs::read_to_string(&path).expect("page");
+                let relative = path.strip_prefix(dir).expect("under dir").to_path_buf();
+                pages.insert(relative, text);
+            }
+        }
+    }
+    pages
+}
+
+#[test]
+fn ladder_report_rebuilds_every_page_of_an_old_run() {
+    let dir = scratch("viewer", "ladder");
+    let engine = |nodes| {
+        [
+            "hamle",
+            "mangala",
+            "--nodes",
+            nodes,
+            "--table-bits",
+            "12",
+            "--db-stones",
+            "0",
+        ]
+    };
+    bot(&dir, "m1", "mangala", &engine("200"));
+    bot(&dir, "m2", "mangala", &engine("400"));
+    bot(&dir, "m3", "mangala", &engine("800"));
+    let out = dir.join("out");
+    let out_text = out.display().to_string();
+    let ladder = Command::new(HAMLE)
+        .args(["ladder", "--bots"])
+        .arg(dir.join("bots"))
+        .args(["m1", "m2", "m3", "--pairs", "1", "--sets", "1", "--quiet"])
+        .args(["--out", &out_text])
+        .output()
+        .expect("run hamle ladder");
+    ok(&ladder);
+    let written = pages_under(&out);
+    let games = written
+        .keys()
+        .filter(|path| path.components().any(|c| c.as_os_str() == "games"))
+        .count();
+    assert_eq!(games, 6, "a page for each game of 3 pairings: {:?}", written.keys());
+    let report = &written[Path::new("report.html")];
+    assert_eq!(report.matches("/games/").count(), 6, "{report}");
+    // An old run: its pages gone; `ladder report` writes them again, the same.
+    for page in written.keys() {
+        std::fs::remove_file(out.join(page)).expect("remove a page");
+    }
+    let rebuilt = Command::new(HAMLE)
+        .args(["ladder", "report", &out_text])
+        .output()
+        .expect("run hamle ladder report");
+    ok(&rebuilt);
+    assert_eq!(pages_under(&out), written);
+}

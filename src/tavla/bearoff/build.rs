@@ -1,21 +1,25 @@
-//! The database build: a few tens of milliseconds, where asking the generic move generator
-//! (`moves.rs`, full boards, sorted lists) for every position and roll took 1.7 s.
+//! The database build: tens of milliseconds, where asking the generic move generator
+//! (`moves.rs`: full boards, sorted lists) for every position and roll took 1.7 s.
 //!
-//! Positions are taken in order of pip count, so everything a roll reaches is done already.
-//! A roll's best play is found through tables of the best play of k steps with one die from
-//! each position done (k = 1 for the second die of a plain roll, k = 3 for the last three
-//! steps of a double), so a roll costs at most twelve look-ups instead of up to 126 step
-//! sequences. With every checker home a die always moves something while checkers remain, so
-//! every sequence plays all its dice or ends with the side borne off (the empty position,
-//! however reached): the maximal-use rules drop nothing another sequence does not reach.
+//! Positions are taken in order of pip count, so everything a roll reaches is done already,
+//! and numbered in that order while building ("seq"), so what a position reads (a step lands
+//! at most six pips lower) lies close together in memory. A roll's best play is found through
+//! tables of the best k steps of one die from every position done (k = 1 for the second die
+//! of a plain roll, k = 3 for the last three steps of a double): a roll costs at most twelve
+//! look-ups instead of up to 126 step sequences. With every checker home a die always moves
+//! something while checkers remain, so every sequence plays all its dice or ends with the side
+//! borne off (the empty position, however reached): the maximal-use rules drop no position.
 //!
-//! The values are bit for bit those of the generic build (a unit test compares every
-//! position): the same f32 sums in the same order, and the same play where several reach
-//! equally good positions. The generic list was sorted by play (steps highest first) and the
-//! first of equal means kept, so among equal means the play with the greatest steps wins.
-//! Steps are compared through a key (six bits a step, highest first); putting one more step
-//! into two keys keeps their order, so the best continuation of each first step, extended,
-//! is the best play through that step.
+//! The values are bit for bit those of the generic build (a unit test compares every position):
+//! the same f32 sums in the same order, and the same play where several reach equally good
+//! positions. The generic list was sorted by play (steps, highest first) and the first of
+//! equal means kept, so among equal means the play with the greatest steps wins, and that
+//! choice does change some values. Plays are compared through keys that keep that order:
+//! steps of one die are ordered by their starting point, so k steps of one die are keyed by how
+//! many start on each point, highest point first (three bits a point: adding a step is adding
+//! its bit), and a plain roll's two steps by their codes, higher first. Adding the same step
+//! to two plays keeps their order, so the best continuation of each first step is the best
+//! play through that step.
 
 use super::{Database, POSITIONS, ROLLS, expectation, rank, unrank};
 use crate::tavla::dice::Dice;
@@ -23,73 +27,74 @@ use crate::tavla::dice::Dice;
 /// Steps of a double after the first, read from the tables.
 const TAIL: usize = 3;
 
-/// The best position a sequence of steps reaches, and its play's key.
+/// The best position some steps reach, with its score (expected rolls) and its play's key.
 #[derive(Copy, Clone)]
 struct Reach {
-    index: u32,
+    seq: u32,
     key: u32,
+    score: f32,
 }
 
 impl Reach {
-    /// No sequence (the tables of plays that bear nothing off).
+    /// No play (scores are finite).
     const NONE: Reach = Reach {
-        index: u32::MAX,
+        seq: 0,
         key: 0,
+        score: f32::INFINITY,
     };
 
-    fn at(index: usize) -> Reach {
-        Reach {
-            index: index as u32,
-            key: 0,
-        }
-    }
-
     fn exists(self) -> bool {
-        self.index != u32::MAX
+        self.score.is_finite()
     }
 
-    /// This sequence after a first step coded `code`.
-    fn after_step(self, code: u32) -> Reach {
-        Reach {
-            index: self.index,
-            key: insert(self.key, code),
-        }
+    /// Fewer expected rolls, then the greater key.
+    fn beats(self, current: Reach) -> bool {
+        self.score < current.score || (self.score == current.score && self.key > current.key)
     }
 
-    /// Whether `self` is better than `current` by `score` (less), then by the greater key.
-    fn beats(self, current: Reach, score: &[f32]) -> bool {
-        if !current.exists() {
-            return true;
-        }
-        let (mine, theirs) = (score[self.index as usize], score[current.index as usize]);
-        mine < theirs || (mine == theirs && self.key > current.key)
+    fn with_key(self, key: u32) -> Reach {
+        Reach { key, ..self }
     }
 }
 
-/// `key` (at most three step codes, highest in the top bits) with `code` put in its place.
-fn insert(key: u32, code: u32) -> u32 {
-    let mut codes = [key >> 18 & 63, key >> 12 & 63, key >> 6 & 63, key & 63];
-    let mut at = 3;
-    while at > 0 && codes[at - 1] < code {
-        codes[at] = codes[at - 1];
-        at -= 1;
-    }
-    codes[at] = code;
-    codes.iter().fold(0, |key, &c| key << 6 | c)
-}
-
-/// One checker moved by one die from a position.
+/// One checker moved by one die.
 #[derive(Copy, Clone, Default)]
 struct Step {
     /// The position it leads to.
     next: u32,
-    /// `from * 8 + to` (0 = off): ordered as `moves::Step`.
-    code: u32,
+    /// The point it starts from, 1–6.
+    from: u8,
     bears_off: bool,
 }
 
-/// The steps of each die (index die - 1) from `home`.
-fn steps_by_die(home: &[u8; 6]) -> [([Step; 6], usize); 6] {
+impl Step {
+    /// Its share of the key of steps of one die.
+    fn count_key(self) -> u32 {
+        1 << (3 * (u32::from(self.from) - 1))
+    }
+}
+
+/// A step's code as `moves::Step` orders them: `from * 8 + to`, 0 for off.
+fn code(from: u32, die: u32) -> u32 {
+    from * 8 + from.saturating_sub(die)
+}
+
+/// The code of the one step of die `die` keyed `key` by its point (0: no step, the side was
+/// borne off already).
+fn single_code(key: u32, die: u32) -> u32 {
+    match key {
+        0 => 0,
+        _ => code(key.trailing_zeros() / 3 + 1, die),
+    }
+}
+
+/// The key of a plain roll's two steps: the higher code first.
+fn pair_key(a: u32, b: u32) -> u32 {
+    a.max(b) << 6 | a.min(b)
+}
+
+/// Every step of each die (index die - 1) from `home`; `seq_of` numbers positions.
+fn steps_by_die(home: &[u8; 6], seq_of: &[u32]) -> [([Step; 6], usize); 6] {
     let highest = home.iter().rposition(|&n| n > 0).map_or(0, |p| p + 1);
     let mut all = [([Step::default(); 6], 0); 6];
     for (die, (steps, count)) in (1..=6usize).zip(all.iter_mut()) {
@@ -111,8 +116,8 @@ fn steps_by_die(home: &[u8; 6]) -> [([Step; 6], usize); 6] {
                 next[to - 1] += 1;
             }
             steps[*count] = Step {
-                next: rank(&next) as u32,
-                code: (from * 8 + to) as u32,
+                next: seq_of[rank(&next)],
+                from: from as u8,
                 bears_off: to == 0,
             };
             *count += 1;
@@ -121,30 +126,15 @@ fn steps_by_die(home: &[u8; 6]) -> [([Step; 6], usize); 6] {
     all
 }
 
-/// The build's state: per position done, its expectations, and per die its best sequences of
-/// 1 to `TAIL` steps. Tables are by die, then position: a roll reads one die's entries, which
-/// then stay in the cache.
-struct Builder {
-    /// Expected rolls to bear everything off.
-    mean: Vec<f32>,
-    /// Expected rolls to bear the first checker off (0 with fewer than 15 checkers).
-    first_mean: Vec<f32>,
-    /// Best by `mean`.
-    reach: [Vec<Reach>; TAIL],
-    /// Best by `first_mean` among sequences bearing nothing off (filled for positions with
-    /// all 15 checkers, the only ones whose first checker is still to come).
-    stay: [Vec<Reach>; TAIL],
-    /// Whether some sequence bears a checker off (positions with all 15 checkers).
-    bears: [Vec<bool>; TAIL],
-}
-
-/// What one roll (or one table entry) does best from a position.
+/// What a roll, or k steps of one die, does best from a position.
+#[derive(Copy, Clone)]
 struct Best {
-    /// The position it leads to, least expected rolls to finish.
+    /// Least expected rolls to bear everything off.
     finish: Reach,
-    /// The position it leads to, least expected rolls to the first checker off, bearing none.
+    /// Least expected rolls to bear the first checker off, bearing none now (positions with
+    /// all 15 checkers).
     first: Reach,
-    /// Whether some play bears a checker off.
+    /// Whether some play bears a checker off (positions with all 15 checkers).
     bore_one: bool,
 }
 
@@ -154,162 +144,265 @@ impl Best {
         first: Reach::NONE,
         bore_one: false,
     };
+
+    fn offer(&mut self, finish: Reach) {
+        if finish.beats(self.finish) {
+            self.finish = finish;
+        }
+    }
+
+    fn offer_first(&mut self, first: Reach) {
+        if first.beats(self.first) {
+            self.first = first;
+        }
+    }
+}
+
+/// The build's state, by seq: every position done so far, its expected rolls and its tables,
+/// pushed in order.
+struct Builder {
+    /// Expected rolls to bear everything off.
+    mean: Vec<f32>,
+    /// Expected rolls to bear the first checker off (0 once one is off).
+    first_mean: Vec<f32>,
+    /// `reach[k - 1][seq * 6 + die - 1]`: the best k steps of `die`.
+    reach: [Vec<Reach>; TAIL],
+    /// Positions with all 15 checkers numbered among themselves (`u32::MAX` for the others):
+    /// only their first checker is still to come, and steps bearing nothing off keep 15.
+    full_of: Vec<u32>,
+    /// `stay[k - 1][full * 6 + die - 1]`: the best k steps of `die` bearing nothing off, by
+    /// expected rolls to the first checker off.
+    stay: [Vec<Reach>; TAIL],
+    /// `bears[k - 1][full * 6 + die - 1]`: whether some k steps of `die` bear a checker off.
+    bears: [Vec<bool>; TAIL],
 }
 
 impl Builder {
-    fn new() -> Builder {
-        Builder {
-            mean: vec![0.0; POSITIONS],
-            first_mean: vec![0.0; POSITIONS],
-            reach: std::array::from_fn(|_| vec![Reach::NONE; POSITIONS * 6]),
-            stay: std::array::from_fn(|_| vec![Reach::NONE; POSITIONS * 6]),
-            bears: std::array::from_fn(|_| vec![false; POSITIONS * 6]),
-        }
-    }
-
-    /// The best `k` steps of `die` from position `index` (0 steps: the position itself).
-    fn reach(&self, k: usize, index: u32, die: usize) -> Reach {
+    fn reach(&self, k: usize, seq: u32, die: usize) -> Reach {
         match k {
-            0 => Reach::at(index as usize),
-            _ => self.reach[k - 1][(die - 1) * POSITIONS + index as usize],
+            0 => Reach {
+                seq,
+                key: 0,
+                score: self.mean[seq as usize],
+            },
+            _ => self.reach[k - 1][seq as usize * 6 + die - 1],
         }
     }
 
-    /// As `reach`, bearing nothing off.
-    fn stay(&self, k: usize, index: u32, die: usize) -> Reach {
+    fn stay(&self, k: usize, seq: u32, die: usize) -> Reach {
         match k {
-            0 => Reach::at(index as usize),
-            _ => self.stay[k - 1][(die - 1) * POSITIONS + index as usize],
+            0 => Reach {
+                seq,
+                key: 0,
+                score: self.first_mean[seq as usize],
+            },
+            _ => self.stay[k - 1][self.full_of[seq as usize] as usize * 6 + die - 1],
         }
     }
 
-    fn bears(&self, k: usize, index: u32, die: usize) -> bool {
-        k > 0 && self.bears[k - 1][(die - 1) * POSITIONS + index as usize]
+    fn bears(&self, k: usize, seq: u32, die: usize) -> bool {
+        k > 0 && self.bears[k - 1][self.full_of[seq as usize] as usize * 6 + die - 1]
     }
 
-    /// Folds into `found` the plays of one of `steps`, then `tail` more steps of die `then`.
-    /// `full`: the position has all 15 checkers (the first checker is still to come).
-    fn best_through(
-        &self,
-        steps: &[Step],
-        (tail, then): (usize, usize),
-        full: bool,
-        found: &mut Best,
-    ) {
-        for step in steps {
-            let finish = self.reach(tail, step.next, then).after_step(step.code);
-            if finish.beats(found.finish, &self.mean) {
-                found.finish = finish;
-            }
+    /// The best of one of `steps` then `tail` more steps, all of `die`. `full`: the
+    /// position has all 15 checkers.
+    fn best_of_one_die(&self, steps: &[Step], tail: usize, die: usize, full: bool) -> Best {
+        let mut found = Best::NONE;
+        for &step in steps {
+            let finish = self.reach(tail, step.next, die);
+            found.offer(finish.with_key(finish.key + step.count_key()));
             if !full {
                 continue;
             }
-            found.bore_one |= step.bears_off || self.bears(tail, step.next, then);
-            let stay = self.stay(tail, step.next, then);
-            if !step.bears_off && stay.exists() {
-                let stay = stay.after_step(step.code);
-                if stay.beats(found.first, &self.first_mean) {
-                    found.first = stay;
+            if step.bears_off || self.bears(tail, step.next, die) {
+                found.bore_one = true;
+            }
+            if !step.bears_off {
+                let first = self.stay(tail, step.next, die);
+                if first.exists() {
+                    found.offer_first(first.with_key(first.key + step.count_key()));
                 }
             }
-        }
-    }
-
-    /// Fills the tables of position `index` (its successors are done).
-    fn fill_tables(&mut self, index: usize, steps: &[([Step; 6], usize); 6], full: bool) {
-        for k in 1..=TAIL {
-            for die in 1..=6 {
-                let (die_steps, count) = &steps[die - 1];
-                let mut found = Best::NONE;
-                self.best_through(&die_steps[..*count], (k - 1, die), full, &mut found);
-                let slot = (die - 1) * POSITIONS + index;
-                self.reach[k - 1][slot] = found.finish;
-                self.stay[k - 1][slot] = found.first;
-                self.bears[k - 1][slot] = found.bore_one;
-            }
-        }
-    }
-
-    /// The best plays of the roll `high`-`low` from a position with `steps`.
-    fn best_of_roll(&self, steps: &[([Step; 6], usize); 6], dice: Dice, full: bool) -> Best {
-        let (high, low) = (usize::from(dice.high()), usize::from(dice.low()));
-        let of = |die: usize| &steps[die - 1].0[..steps[die - 1].1];
-        let mut found = Best::NONE;
-        if high == low {
-            self.best_through(of(high), (TAIL, high), full, &mut found);
-        } else {
-            self.best_through(of(high), (1, low), full, &mut found);
-            self.best_through(of(low), (1, high), full, &mut found);
         }
         found
     }
-}
 
-/// The database, positions in order of pip count.
-pub(super) fn build() -> Database {
-    let homes: Vec<[u8; 6]> = (0..POSITIONS).map(unrank).collect();
-    let mut order: Vec<usize> = (0..POSITIONS).collect();
-    order.sort_by_key(|&i| (pips(&homes[i]), i));
-    let mut off = vec![[0f32; ROLLS]; POSITIONS];
-    let mut first = vec![[0f32; ROLLS]; POSITIONS];
-    let mut builder = Builder::new();
-    let rolls: Vec<(Dice, u32)> = Dice::all_rolls().collect();
-    for &index in &order {
-        let home = homes[index];
-        let total: u8 = home.iter().sum();
-        if total == 0 {
-            off[index][0] = 1.0;
-            first[index][0] = 1.0;
-            // Nothing moves: every sequence from here ends here.
-            for table in &mut builder.reach {
-                for die in 0..6 {
-                    table[die * POSITIONS + index] = Reach::at(index);
+    /// Folds into `found` the plays of one of `steps` of die `one` then a step of `other`.
+    fn best_of_two_dice(
+        &self,
+        steps: &[Step],
+        one: usize,
+        other: usize,
+        full: bool,
+        found: &mut Best,
+    ) {
+        let (one, other32) = (one as u32, other as u32);
+        for &step in steps {
+            let code = code(u32::from(step.from), one);
+            let finish = self.reach(1, step.next, other);
+            found.offer(finish.with_key(pair_key(code, single_code(finish.key, other32))));
+            if !full {
+                continue;
+            }
+            if step.bears_off || self.bears(1, step.next, other) {
+                found.bore_one = true;
+            }
+            if !step.bears_off {
+                let first = self.stay(1, step.next, other);
+                if first.exists() {
+                    let key = pair_key(code, single_code(first.key, other32));
+                    found.offer_first(first.with_key(key));
                 }
             }
+        }
+    }
+
+    /// The best plays of `dice` from a position with `steps`.
+    fn best_of_roll(&self, steps: &[([Step; 6], usize); 6], dice: Dice, full: bool) -> Best {
+        let (high, low) = (usize::from(dice.high()), usize::from(dice.low()));
+        let of = |die: usize| &steps[die - 1].0[..steps[die - 1].1];
+        if high == low {
+            return self.best_of_one_die(of(high), TAIL, high, full);
+        }
+        let mut found = Best::NONE;
+        self.best_of_two_dice(of(high), high, low, full, &mut found);
+        self.best_of_two_dice(of(low), low, high, full, &mut found);
+        found
+    }
+
+    /// Pushes the tables of the next position (its mean is pushed, its successors done).
+    fn push_tables(&mut self, steps: &[([Step; 6], usize); 6], full: bool) {
+        for k in 1..=TAIL {
+            for (die, (die_steps, count)) in (1..=6).zip(steps) {
+                let found = self.best_of_one_die(&die_steps[..*count], k - 1, die, full);
+                self.reach[k - 1].push(found.finish);
+                if full {
+                    self.stay[k - 1].push(found.first);
+                    self.bears[k - 1].push(found.bore_one);
+                }
+            }
+        }
+    }
+}
+
+/// The database.
+pub(super) fn build() -> Database {
+    let homes: Vec<[u8; 6]> = (0..POSITIONS).map(unrank).collect();
+    let total = |index: usize| homes[index].iter().sum::<u8>();
+    let mut order: Vec<usize> = (0..POSITIONS).collect();
+    order.sort_by_key(|&i| (pips(&homes[i]), i));
+    let mut seq_of = vec![0u32; POSITIONS];
+    for (seq, &index) in order.iter().enumerate() {
+        seq_of[index] = seq as u32;
+    }
+    let mut full_count = 0;
+    let full_of = order
+        .iter()
+        .map(|&index| match total(index) {
+            15 => {
+                full_count += 1;
+                full_count - 1
+            }
+            _ => u32::MAX,
+        })
+        .collect();
+    let full_count = full_count as usize;
+    let mut builder = Builder {
+        mean: Vec::with_capacity(POSITIONS),
+        first_mean: Vec::with_capacity(POSITIONS),
+        reach: std::array::from_fn(|_| Vec::with_capacity(POSITIONS * 6)),
+        full_of,
+        stay: std::array::from_fn(|_| Vec::with_capacity(full_count * 6)),
+        bears: std::array::from_fn(|_| Vec::with_capacity(full_count * 6)),
+    };
+    let mut off: Vec<[f32; ROLLS]> = Vec::with_capacity(POSITIONS);
+    let mut first: Vec<[f32; ROLLS]> = Vec::with_capacity(POSITIONS);
+    let rolls: Vec<(Dice, u32)> = Dice::all_rolls().collect();
+    for (seq, &index) in order.iter().enumerate() {
+        let checkers = total(index);
+        if checkers == 0 {
+            // Borne off: no more rolls to either end.
+            let mut done = [0f32; ROLLS];
+            done[0] = 1.0;
+            builder.mean.push(expectation(&done));
+            builder.first_mean.push(expectation(&done));
+            // Nothing moves: every sequence from here ends here.
+            let here = builder.reach(0, seq as u32, 1);
+            for table in &mut builder.reach {
+                table.extend([here; 6]);
+            }
+            off.push(done);
+            first.push(done);
             continue;
         }
-        let full = total == 15;
-        let steps = steps_by_die(&home);
-        let mut dist = [0f32; ROLLS];
-        let mut first_dist = [0f32; ROLLS];
+        let full = checkers == 15;
+        let steps = steps_by_die(&homes[index], &seq_of);
+        let (mut dist, mut first_dist) = (Later::ZERO, Later::ZERO);
         for &(dice, weight) in &rolls {
             let p = weight as f32 / 36.0;
             let best = builder.best_of_roll(&steps, dice, full);
-            let finish = best.finish.index as usize;
-            add_one_roll_later(&mut dist, p, &off[finish]);
+            dist.add_one_roll_later(p, &off[best.finish.seq as usize]);
             if full {
                 if best.bore_one {
-                    first_dist[1] += p;
+                    first_dist.body[0] += p;
                 } else if best.first.exists() {
-                    let next = best.first.index as usize;
-                    add_one_roll_later(&mut first_dist, p, &first[next]);
+                    first_dist.add_one_roll_later(p, &first[best.first.seq as usize]);
                 }
             }
         }
+        let (dist, mut first_dist) = (dist.rolls(), first_dist.rolls());
         if !full {
             first_dist[0] = 1.0;
         }
-        builder.mean[index] = expectation(&dist);
-        builder.first_mean[index] = expectation(&first_dist);
-        off[index] = dist;
-        first[index] = first_dist;
-        builder.fill_tables(index, &steps, full);
+        builder.mean.push(expectation(&dist));
+        builder.first_mean.push(expectation(&first_dist));
+        off.push(dist);
+        first.push(first_dist);
+        builder.push_tables(&steps, full);
     }
+    let by_rank =
+        |values: &[[f32; ROLLS]]| seq_of.iter().map(|&seq| values[seq as usize]).collect();
     Database {
-        off,
-        mean: builder.mean,
-        first,
+        off: by_rank(&off),
+        mean: seq_of
+            .iter()
+            .map(|&seq| builder.mean[seq as usize])
+            .collect(),
+        first: by_rank(&first),
     }
 }
 
-/// `dist += p * later` shifted by one roll, the last roll holding the tail: the same sums in the
-/// same order as one loop over n of `dist[min(n + 1, last)] += p * later[n]`, in a form the
-/// compiler vectorises.
-fn add_one_roll_later(dist: &mut [f32; ROLLS], p: f32, later: &[f32; ROLLS]) {
-    for (sum, &value) in dist[1..].iter_mut().zip(&later[..ROLLS - 1]) {
-        *sum += p * value;
+/// A distribution of rolls being summed over the rolls of its position, each adding the
+/// distribution where that roll's play leads, one roll later. `body[n]` holds the chance of
+/// n + 1 rolls (up to the next to last), `tail` that of the last, which also takes everything
+/// later: the same sums in the same order as `dist[min(n + 1, last)] += p * later[n]` for each
+/// n, but in a form the compiler vectorises (`body`'s last two entries are never read).
+struct Later {
+    body: [f32; ROLLS],
+    tail: f32,
+}
+
+impl Later {
+    const ZERO: Later = Later {
+        body: [0.0; ROLLS],
+        tail: 0.0,
+    };
+
+    fn add_one_roll_later(&mut self, p: f32, later: &[f32; ROLLS]) {
+        for (sum, &value) in self.body.iter_mut().zip(later) {
+            *sum += p * value;
+        }
+        self.tail += p * later[ROLLS - 2];
+        self.tail += p * later[ROLLS - 1];
     }
-    dist[ROLLS - 1] += p * later[ROLLS - 1];
+
+    /// The distribution, from 0 rolls.
+    fn rolls(&self) -> [f32; ROLLS] {
+        let mut dist = [0.0; ROLLS];
+        dist[1..ROLLS - 1].copy_from_slice(&self.body[..ROLLS - 2]);
+        dist[ROLLS - 1] = self.tail;
+        dist
+    }
 }
 
 /// The pip count of `home`.

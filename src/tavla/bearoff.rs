@@ -1,7 +1,8 @@
 //! The one-sided bear-off database: for every way of having up to 15 checkers on the six home
 //! points (54,264 positions), the probability of bearing them all off in exactly n rolls when
 //! playing to minimise the expected number of rolls, and, with all 15 still in play, of
-//! bearing off the first checker in exactly n rolls. Built in memory at first use.
+//! bearing off the first checker in exactly n rolls. Built in memory at first use, in about
+//! 0.1 s (`build.rs`); never stored, so nothing can go stale.
 //!
 //! Two such one-sided distributions give a race's winning and gammon chances: the side on
 //! roll wins when it needs no more rolls than the other side.
@@ -109,7 +110,7 @@ pub struct Database {
 }
 
 impl Database {
-    /// The database, built on first use (a second or two) and shared afterwards.
+    /// The database, built on first use (about 0.1 s) and shared afterwards.
     pub fn get() -> &'static Database {
         static DB: OnceLock<Database> = OnceLock::new();
         DB.get_or_init(build::build)

@@ -1,7 +1,8 @@
 //! The one-sided bear-off database: for every way of having up to 15 checkers on the six home
 //! points (54,264 positions), the probability of bearing them all off in exactly n rolls when
 //! playing to minimise the expected number of rolls, and, with all 15 still in play, of
-//! bearing off the first checker in exactly n rolls. Built in memory at first use.
+//! bearing off the first checker in exactly n rolls. Built in memory at first use, in about
+//! 0.1 s (`build.rs`); never stored, so nothing can go stale.
 //!
 //! Two such one-sided distributions give a race's winning and gammon chances: the side on
 //! roll wins when it needs no more rolls than the other side.
@@ -9,8 +10,8 @@
 use std::sync::OnceLock;
 
 use super::board::{Board, Side};
-use super::dice::Dice;
-use super::moves::legal_plays;
+
+mod build;
 
 /// Rolls a distribution covers (no position needs more; the tail is folded into the last).
 pub const ROLLS: usize = 32;
@@ -46,15 +47,36 @@ const fn counts() -> [[u32; 16]; 7] {
 
 const COUNT: [[u32; 16]; 7] = counts();
 
+/// `SKIPPED[p][left][n]`: positions ranked before those with `n` checkers on point p + 1 when
+/// `left` checkers remain for points 1 to p + 1, the sum of `COUNT[p][left - fewer]` for
+/// fewer < n (the build and every race evaluation rank positions, so it is a table).
+const fn skipped() -> [[[u32; 16]; 16]; 6] {
+    let mut table = [[[0u32; 16]; 16]; 6];
+    let mut point = 0;
+    while point < 6 {
+        let mut left = 0;
+        while left < 16 {
+            let mut n = 1;
+            while n <= left {
+                table[point][left][n] = table[point][left][n - 1] + COUNT[point][left - (n - 1)];
+                n += 1;
+            }
+            left += 1;
+        }
+        point += 1;
+    }
+    table
+}
+
+const SKIPPED: [[[u32; 16]; 16]; 6] = skipped();
+
 /// The database index of checkers `home[i]` on point i + 1 (at most 15 in all).
 pub fn rank(home: &[u8; 6]) -> usize {
     let mut left = 15usize;
     let mut index = 0u32;
     for point in (0..6).rev() {
         let n = usize::from(home[point]);
-        for fewer in 0..n {
-            index += COUNT[point][left - fewer];
-        }
+        index += SKIPPED[point][left][n];
         left -= n;
     }
     index as usize
@@ -88,13 +110,136 @@ pub struct Database {
 }
 
 impl Database {
-    /// The database, built on first use (a second or two) and shared afterwards.
+    /// The database, built on first use (about 0.1 s) and shared afterwards.
     pub fn get() -> &'static Database {
         static DB: OnceLock<Database> = OnceLock::new();
-        DB.get_or_init(Database::build)
+        DB.get_or_init(build::build)
     }
 
-    fn build() -> Database {
+    /// Expected rolls to bear off `home`.
+    pub fn expected_rolls(&self, home: &[u8; 6]) -> f32 {
+        self.mean[rank(home)]
+    }
+
+    /// Probability of bearing off `home` in exactly `n` rolls.
+    pub fn rolls(&self, home: &[u8; 6]) -> &[f32; ROLLS] {
+        &self.off[rank(home)]
+    }
+
+    /// A race with every checker of both sides home: the five probabilities (win, win gammon,
+    /// win backgammon, lose gammon, lose backgammon) for `on_roll`.
+    pub fn race(&self, board: &Board, on_roll: Side) -> [f32; 5] {
+        let me = rank(&home_of_side(board, on_roll));
+        let them = rank(&home_of_side(board, on_roll.other()));
+        let (a, b) = (&self.off[me], &self.off[them]);
+        let (fa, fb) = (&self.first[me], &self.first[them]);
+        // Tails: P(B needs at least n rolls), cumulative from the top.
+        let mut b_at_least = [0f32; ROLLS + 1];
+        let mut fa_more = [0f32; ROLLS + 1];
+        let mut fb_at_least = [0f32; ROLLS + 1];
+        for n in (0..ROLLS).rev() {
+            b_at_least[n] = b_at_least[n + 1] + b[n];
+            fb_at_least[n] = fb_at_least[n + 1] + fb[n];
+            fa_more[n] = fa_more[n + 1] + fa[n];
+        }
+        let (mut win, mut gammon, mut lose_gammon) = (0f32, 0f32, 0f32);
+        for n in 1..ROLLS {
+            // The side on roll finishes on its n-th roll; the other side has had n - 1.
+            win += a[n] * b_at_least[n];
+            gammon += a[n] * fb_at_least[n];
+            // The other side finishes on its n-th roll, after n rolls of the side on roll.
+            lose_gammon += b[n] * fa_more[n + 1];
+        }
+        let win = win.min(1.0);
+        [win, gammon.min(win), 0.0, lose_gammon.min(1.0 - win), 0.0]
+    }
+}
+
+fn expectation(dist: &[f32; ROLLS]) -> f32 {
+    dist.iter().enumerate().map(|(n, &p)| n as f32 * p).sum()
+}
+
+/// `side`'s checkers on its six home points.
+pub fn home_of_side(board: &Board, side: Side) -> [u8; 6] {
+    let mut home = [0u8; 6];
+    home.copy_from_slice(&board.row(side)[..6]);
+    home
+}
+
+/// Whether the database answers `board`: both sides bearing off (every checker home).
+pub fn applies(board: &Board) -> bool {
+    board.all_home(Side::White) && board.all_home(Side::Black)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::tavla::dice::Dice;
+    use crate::tavla::moves::legal_plays;
+
+    fn one_sided(home: &[u8; 6]) -> Board {
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][..6].copy_from_slice(home);
+        Board::from_rows(rows).expect("at most 15 checkers")
+    }
+
+    fn home_of(board: &Board) -> [u8; 6] {
+        home_of_side(board, Side::White)
+    }
+
+    /// FNV-1a over every value's bits, position by position.
+    fn checksum(db: &Database) -> u64 {
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for index in 0..POSITIONS {
+            let values = db.off[index]
+                .iter()
+                .chain(&db.first[index])
+                .chain(std::iter::once(&db.mean[index]));
+            for value in values {
+                for byte in value.to_bits().to_le_bytes() {
+                    hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
+        hash
+    }
+
+    /// The database as the generic build made it (checksum taken before the fast build).
+    #[test]
+    fn pinned_checksum() {
+        assert_eq!(checksum(Database::get()), PINNED);
+    }
+
+    #[test]
+    fn fast_build_equals_the_generic_build() {
+        let (fast, generic) = (Database::get(), generic_build());
+        for index in 0..POSITIONS {
+            let home = unrank(index);
+            let bits = |values: &[f32]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&fast.off[index]),
+                bits(&generic.off[index]),
+                "{home:?}"
+            );
+            assert_eq!(
+                bits(&fast.first[index]),
+                bits(&generic.first[index]),
+                "{home:?}"
+            );
+            assert_eq!(
+                fast.mean[index].to_bits(),
+                generic.mean[index].to_bits(),
+                "{home:?}"
+            );
+        }
+        assert_eq!(checksum(&generic), PINNED);
+    }
+
+    const PINNED: u64 = 4_178_813_860_588_505_847;
+
+    /// The build as it was before `plays.rs`: the generic move generator on full boards.
+    fn generic_build() -> Database {
         let mut order: Vec<usize> = (0..POSITIONS).collect();
         let pips = |i: usize| -> u32 {
             unrank(i)
@@ -162,75 +307,6 @@ impl Database {
         }
         Database { off, mean, first }
     }
-
-    /// Expected rolls to bear off `home`.
-    pub fn expected_rolls(&self, home: &[u8; 6]) -> f32 {
-        self.mean[rank(home)]
-    }
-
-    /// Probability of bearing off `home` in exactly `n` rolls.
-    pub fn rolls(&self, home: &[u8; 6]) -> &[f32; ROLLS] {
-        &self.off[rank(home)]
-    }
-
-    /// A race with every checker of both sides home: the five probabilities (win, win gammon,
-    /// win backgammon, lose gammon, lose backgammon) for `on_roll`.
-    pub fn race(&self, board: &Board, on_roll: Side) -> [f32; 5] {
-        let me = rank(&home_of_side(board, on_roll));
-        let them = rank(&home_of_side(board, on_roll.other()));
-        let (a, b) = (&self.off[me], &self.off[them]);
-        let (fa, fb) = (&self.first[me], &self.first[them]);
-        // Tails: P(B needs at least n rolls), cumulative from the top.
-        let mut b_at_least = [0f32; ROLLS + 1];
-        let mut fa_more = [0f32; ROLLS + 1];
-        let mut fb_at_least = [0f32; ROLLS + 1];
-        for n in (0..ROLLS).rev() {
-            b_at_least[n] = b_at_least[n + 1] + b[n];
-            fb_at_least[n] = fb_at_least[n + 1] + fb[n];
-            fa_more[n] = fa_more[n + 1] + fa[n];
-        }
-        let (mut win, mut gammon, mut lose_gammon) = (0f32, 0f32, 0f32);
-        for n in 1..ROLLS {
-            // The side on roll finishes on its n-th roll; the other side has had n - 1.
-            win += a[n] * b_at_least[n];
-            gammon += a[n] * fb_at_least[n];
-            // The other side finishes on its n-th roll, after n rolls of the side on roll.
-            lose_gammon += b[n] * fa_more[n + 1];
-        }
-        let win = win.min(1.0);
-        [win, gammon.min(win), 0.0, lose_gammon.min(1.0 - win), 0.0]
-    }
-}
-
-fn expectation(dist: &[f32; ROLLS]) -> f32 {
-    dist.iter().enumerate().map(|(n, &p)| n as f32 * p).sum()
-}
-
-fn one_sided(home: &[u8; 6]) -> Board {
-    let mut rows = [[0u8; 25]; 2];
-    rows[0][..6].copy_from_slice(home);
-    Board::from_rows(rows).expect("at most 15 checkers")
-}
-
-fn home_of(board: &Board) -> [u8; 6] {
-    home_of_side(board, Side::White)
-}
-
-/// `side`'s checkers on its six home points.
-pub fn home_of_side(board: &Board, side: Side) -> [u8; 6] {
-    let mut home = [0u8; 6];
-    home.copy_from_slice(&board.row(side)[..6]);
-    home
-}
-
-/// Whether the database answers `board`: both sides bearing off (every checker home).
-pub fn applies(board: &Board) -> bool {
-    board.all_home(Side::White) && board.all_home(Side::Black)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     #[test]
     fn rank_is_a_bijection() {

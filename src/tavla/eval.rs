@@ -38,7 +38,6 @@ pub fn won(board: &Board, side: Side) -> Probs {
 /// An evaluator over a net, counting its static evaluations.
 pub struct Evaluator<'a> {
     net: &'a Net,
-    bearoff: &'static Database,
     /// Static evaluations made (net, database or finished game).
     pub evaluations: u64,
 }
@@ -47,7 +46,6 @@ impl<'a> Evaluator<'a> {
     pub fn new(net: &'a Net) -> Evaluator<'a> {
         Evaluator {
             net,
-            bearoff: Database::get(),
             evaluations: 0,
         }
     }
@@ -63,7 +61,9 @@ impl<'a> Evaluator<'a> {
             return won(board, on_roll);
         }
         if bearoff::applies(board) {
-            return self.bearoff.race(board, on_roll);
+            // Built at the first bear-off position (about 0.1 s), so a process whose game
+            // never gets there, or not yet, starts at once.
+            return Database::get().race(board, on_roll);
         }
         self.net.evaluate(board, on_roll)
     }

@@ -7,12 +7,9 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use super::bots::{Bot, BotError, BotFolders, bot_or_command};
-use super::match_play::{
-    FailurePolicy, IllegalPolicy, MatchSettings, Standings, repeats, run_match,
-};
+use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, run_match};
 use super::regress::Regress;
-use super::sprt::SprtStatus;
-use super::store::GAMES_DIR;
+use super::summary::{MatchSummary, print_sprt};
 use crate::games::{self, GameKind, MatchFlags};
 
 /// `hamle regress PROGRAM TEST.tst…`
@@ -268,81 +265,6 @@ pub enum MatchTool {
     /// the shards of one match, one is missing or unfinished (without --partial), or they
     /// cannot be read or written.
     Merge(super::match_merge::MatchMergeArgs),
-}
-
-/// The standings line of a match (and the note on replayed pairs) after a run or a merge.
-pub struct MatchSummary<'a> {
-    pub names: [&'a str; 2],
-    /// The games the run plays (a shard's, or the match's).
-    pub planned: usize,
-    pub dir: &'a std::path::Path,
-    pub opening_plies: usize,
-}
-
-impl MatchSummary<'_> {
-    pub fn print(&self, results: &[super::store::GameResult]) {
-        let names = self.names;
-        let standings = Standings::of(results, names);
-        let wins = |name: &str| standings.wins.get(name).copied().unwrap_or(0);
-        println!(
-            "{} {} - {} {} (draws {}, void {}); pairs won {} / split {} / lost {}; {} of {} games in {}",
-            names[0],
-            wins(names[0]),
-            wins(names[1]),
-            names[1],
-            standings.draws,
-            standings.voids,
-            standings.pairs[0],
-            standings.pairs[1],
-            standings.pairs[2],
-            results.len(),
-            self.planned,
-            self.dir.display()
-        );
-        let repeated = repeats(&self.dir.join(GAMES_DIR), results);
-        if !repeated.pairs.is_empty() {
-            let listed: Vec<String> = repeated
-                .pairs
-                .iter()
-                .map(|(pair, earlier)| format!("{pair} = {earlier}"))
-                .collect();
-            let advice = if self.opening_plies == 0 {
-                "; --opening-plies N starts each pair with N random moves drawn from its seed"
-            } else {
-                ""
-            };
-            println!(
-                "note: pairs replayed earlier ones move for move ({}: records equal but for the comment), so only {} of {} game records differ, as engines that play the same game from the same start do{advice}",
-                listed.join(", "),
-                repeated.distinct,
-                repeated.games
-            );
-        }
-    }
-}
-
-/// The SPRT line of a match: pairs counted in pair order, the verdict, and (after a partial
-/// merge) how many planned pairs no shard holds.
-pub fn print_sprt(
-    spec: &super::sprt::SprtSpec,
-    results: &[super::store::GameResult],
-    names: [&str; 2],
-    missing_pairs: usize,
-) {
-    let (pairs, counts, status) = super::sprt::sequential(spec, results, names[0]);
-    let SprtStatus {
-        llr, lower, upper, ..
-    } = status;
-    let missing = if missing_pairs > 0 {
-        format!(" ({missing_pairs} pairs missing: counted up to the first)")
-    } else {
-        String::new()
-    };
-    println!(
-        "SPRT {spec}: {pairs} pairs{missing}, pentanomial {counts:?} (LL, LD, WL+DD, WD, WW for {}), LLR {llr:.3} ({lower:.3}, {upper:.3}): {}",
-        names[0],
-        super::sprt::conclusion(spec, &status, &counts, names)
-    );
 }
 
 /// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`

@@ -8,11 +8,59 @@
 //! The file itself stays; only the lock on it counts. Engines do not inherit it (Rust opens
 //! every file close-on-exec).
 
+use std::fmt;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use super::store::StoreError;
+/// Why a run may not use a folder.
+#[derive(Debug)]
+pub enum FolderError {
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Another process holds the folder's lock (`pid` as it wrote it).
+    Locked { dir: PathBuf, pid: Option<u32> },
+    /// A new run given a folder that holds other files (`found`, some of them).
+    Foreign {
+        dir: PathBuf,
+        found: Vec<String>,
+        marker: &'static str,
+        kind: &'static str,
+    },
+}
+
+impl fmt::Display for FolderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FolderError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            FolderError::Locked { dir, pid } => write!(
+                f,
+                "{} is in use by another hamle process ({}, holding {}): wait for it to end or stop it; two runs on one folder would record games twice",
+                dir.display(),
+                pid.map_or_else(
+                    || "pid not written yet".to_owned(),
+                    |pid| format!("pid {pid}")
+                ),
+                lock_path(dir).display()
+            ),
+            FolderError::Foreign {
+                dir,
+                found,
+                marker,
+                kind,
+            } => write!(
+                f,
+                "{} is not empty and holds no {kind} ({marker} is missing; found {}): give --out an empty or new folder, or --resume a {kind} folder",
+                dir.display(),
+                found.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FolderError {}
 
 /// The lock file in a match or ladder folder.
 pub const LOCK_FILE: &str = ".lock";
@@ -38,10 +86,10 @@ pub struct FolderLock {
 impl FolderLock {
     /// Creates `dir` if needed and takes its lock, writing this process's pid into the
     /// lock file; another process holding it is an error naming its pid.
-    pub fn take(dir: &Path) -> Result<FolderLock, StoreError> {
+    pub fn take(dir: &Path) -> Result<FolderLock, FolderError> {
         let io = |path: &Path| {
             let path = path.to_owned();
-            move |source| StoreError::Io { path, source }
+            move |source| FolderError::Io { path, source }
         };
         fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(LOCK_FILE);
@@ -55,7 +103,7 @@ impl FolderLock {
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                return Err(StoreError::Locked {
+                return Err(FolderError::Locked {
                     dir: dir.to_owned(),
                     pid: holder_pid(&mut file),
                 });
@@ -72,14 +120,14 @@ impl FolderLock {
 /// The refusal for `dir` when another process holds its lock (a run that is starting up
 /// may not have written its settings yet: "in use" is then the truth, not "no match
 /// here"); `None` when no lock file exists or nobody holds it. Creates nothing.
-pub fn in_use(dir: &Path) -> Option<StoreError> {
+pub fn in_use(dir: &Path) -> Option<FolderError> {
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
         .open(dir.join(LOCK_FILE))
         .ok()?;
     match file.try_lock() {
-        Err(TryLockError::WouldBlock) => Some(StoreError::Locked {
+        Err(TryLockError::WouldBlock) => Some(FolderError::Locked {
             dir: dir.to_owned(),
             pid: holder_pid(&mut file),
         }),
@@ -114,12 +162,12 @@ fn written_pid(file: &mut File) -> Option<u32> {
 /// writing its settings), or holds `kind`'s settings file (then the caller refuses it as a
 /// run already there, or the lock as one running). Anything else is someone's other files,
 /// which a run would mix with its own or overwrite: refused, naming what was found.
-pub fn check_new(dir: &Path, kind: FolderKind) -> Result<(), StoreError> {
+pub fn check_new(dir: &Path, kind: FolderKind) -> Result<(), FolderError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(source) => {
-            return Err(StoreError::Io {
+            return Err(FolderError::Io {
                 path: dir.to_owned(),
                 source,
             });
@@ -127,7 +175,7 @@ pub fn check_new(dir: &Path, kind: FolderKind) -> Result<(), StoreError> {
     };
     let mut found: Vec<String> = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|source| StoreError::Io {
+        let entry = entry.map_err(|source| FolderError::Io {
             path: dir.to_owned(),
             source,
         })?;
@@ -149,7 +197,7 @@ pub fn check_new(dir: &Path, kind: FolderKind) -> Result<(), StoreError> {
     if count > NAMES_SHOWN {
         found.push(format!("and {} more", count - NAMES_SHOWN));
     }
-    Err(StoreError::Foreign {
+    Err(FolderError::Foreign {
         dir: dir.to_owned(),
         found,
         marker: kind.marker,
@@ -200,13 +248,13 @@ mod tests {
         let dir = scratch("lock");
         let first = FolderLock::take(&dir).expect("the first takes it");
         match FolderLock::take(&dir) {
-            Err(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
+            Err(FolderError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
             other => panic!("expected the lock refused, got {other:?}"),
         }
         // What a run checks before its own lock (a resume or a new run while the first is
         // still starting up) names the holder too, and creates nothing.
         match in_use(&dir) {
-            Some(StoreError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
+            Some(FolderError::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
             other => panic!("expected the folder in use, got {other:?}"),
         }
         drop(first);

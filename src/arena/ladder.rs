@@ -292,7 +292,7 @@ impl Ladder {
         let path = self.out_dir.join(LADDER_FILE);
         if resume {
             if let Some(in_use) = super::folder::in_use(&self.out_dir) {
-                return Err(MatchError::Store(in_use));
+                return Err(in_use.into());
             }
             if !path.is_file() {
                 return Err(MatchError::Invalid(format!(

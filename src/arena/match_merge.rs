@@ -324,7 +324,7 @@ pub fn run_merge_command(args: MatchMergeArgs) -> ExitCode {
         );
     }
     let names = [merged.names[0].as_str(), merged.names[1].as_str()];
-    let summary = super::cli::MatchSummary {
+    let summary = super::summary::MatchSummary {
         names,
         planned: merged.games,
         dir: &args.out,
@@ -332,7 +332,7 @@ pub fn run_merge_command(args: MatchMergeArgs) -> ExitCode {
     };
     summary.print(&merged.results);
     if let Some(spec) = &merged.sprt {
-        super::cli::print_sprt(spec, &merged.results, names, merged.missing_pairs);
+        super::summary::print_sprt(spec, &merged.results, names, merged.missing_pairs);
     }
     ExitCode::SUCCESS
 }

@@ -20,5 +20,6 @@ pub mod report;
 pub mod shard;
 pub mod sprt;
 pub mod store;
+pub mod summary;
 pub mod time_control;
 pub mod view;

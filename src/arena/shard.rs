@@ -222,7 +222,7 @@ pub fn take_new_folder(
     settings_text: &str,
 ) -> Result<FolderLock, MatchError> {
     if let Some(in_use) = folder::in_use(dir) {
-        return Err(MatchError::Store(in_use));
+        return Err(in_use.into());
     }
     folder::check_new(dir, kind)?;
     let lock = FolderLock::take(dir)?;

@@ -19,7 +19,7 @@
 //! A crash while appending leaves at most a torn last line: on resume it is cut off (its
 //! game is played again); any other bad line is an error naming it, and nothing is changed.
 
-use super::folder::{self, FolderKind, FolderLock};
+use super::folder::{self, FolderError, FolderKind, FolderLock};
 use crate::contract::record::write_tags;
 use crate::contract::{GameSettings, Seat};
 use std::collections::BTreeMap;
@@ -167,15 +167,8 @@ pub enum StoreError {
     Exists { dir: PathBuf },
     /// `--resume` of a folder that holds no match.
     NothingToResume { dir: PathBuf },
-    /// Another process holds the folder's lock (`pid` as it wrote it).
-    Locked { dir: PathBuf, pid: Option<u32> },
-    /// A new run given a folder that holds other files (`found`, some of them).
-    Foreign {
-        dir: PathBuf,
-        found: Vec<String>,
-        marker: &'static str,
-        kind: &'static str,
-    },
+    /// The folder is another run's, or holds other files.
+    Folder(FolderError),
     /// `--resume` with settings that would play other games.
     SettingsDiffer {
         path: PathBuf,
@@ -186,6 +179,12 @@ pub enum StoreError {
         line: usize,
         message: String,
     },
+}
+
+impl From<FolderError> for StoreError {
+    fn from(error: FolderError) -> StoreError {
+        StoreError::Folder(error)
+    }
 }
 
 impl fmt::Display for StoreError {
@@ -202,27 +201,7 @@ impl fmt::Display for StoreError {
                 "{} holds no match to resume ({SETTINGS_FILE} is missing)",
                 dir.display()
             ),
-            StoreError::Locked { dir, pid } => write!(
-                f,
-                "{} is in use by another hamle process ({}, holding {}): wait for it to end or stop it; two runs on one folder would record games twice",
-                dir.display(),
-                pid.map_or_else(
-                    || "pid not written yet".to_owned(),
-                    |pid| format!("pid {pid}")
-                ),
-                folder::lock_path(dir).display()
-            ),
-            StoreError::Foreign {
-                dir,
-                found,
-                marker,
-                kind,
-            } => write!(
-                f,
-                "{} is not empty and holds no {kind} ({marker} is missing; found {}): give --out an empty or new folder, or --resume a {kind} folder",
-                dir.display(),
-                found.join(", ")
-            ),
+            StoreError::Folder(error) => error.fmt(f),
             StoreError::SettingsDiffer { path, differences } => write!(
                 f,
                 "{}: --resume needs the settings the match started with; differences: {}",
@@ -357,7 +336,7 @@ impl ResultStore {
         let results_path = dir.join(RESULTS_FILE);
         // Refused before the lock, which would create the folder and its lock file.
         if let Some(in_use) = folder::in_use(dir) {
-            return Err(in_use);
+            return Err(in_use.into());
         }
         if resume && !settings_path.is_file() {
             return Err(StoreError::NothingToResume {

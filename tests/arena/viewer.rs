@@ -364,7 +364,12 @@ fn ladder_report_rebuilds_every_page_of_an_old_run() {
         .keys()
         .filter(|path| path.components().any(|c| c.as_os_str() == "games"))
         .count();
-    assert_eq!(games, 6, "a page for each game of 3 pairings: {:?}", written.keys());
+    assert_eq!(
+        games,
+        6,
+        "a page for each game of 3 pairings: {:?}",
+        written.keys()
+    );
     let report = &written[Path::new("report.html")];
     assert_eq!(report.matches("/games/").count(), 6, "{report}");
     // An old run: its pages gone; `ladder report` writes them again, the same.

@@ -67,6 +67,12 @@ impl From<BotError> for MatchError {
     }
 }
 
+impl From<crate::arena::folder::FolderError> for MatchError {
+    fn from(error: crate::arena::folder::FolderError) -> MatchError {
+        MatchError::Store(error.into())
+    }
+}
+
 impl From<StoreError> for MatchError {
     fn from(error: StoreError) -> MatchError {
         MatchError::Store(error)

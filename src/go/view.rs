@@ -5,7 +5,7 @@ use crate::contract::view::{RecordHeader, RecordProblem, RecordViewer, Replay, S
 
 use super::game::Game;
 use super::rules::RuleSet;
-use super::sgf::{Event, GoRecord, parse_collection};
+use super::sgf::{Event, GoRecord, main_line_move_position, parse_collection};
 use super::{Color, MoveVertex, Vertex};
 
 /// A Go position as the viewer draws it.
@@ -46,7 +46,7 @@ impl RecordViewer for GoViewer {
             }
         };
         let header = header_of(text, &record);
-        let (steps, problem) = replay_steps(&record);
+        let (steps, problem) = replay_steps(&record, text);
         Replay {
             header,
             steps,
@@ -112,8 +112,8 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// The start (after the root's setup) and the position after each move, up to the first
-/// event the rules refuse.
-fn replay_steps(record: &GoRecord) -> (Vec<Step<GoPicture>>, Option<RecordProblem>) {
+/// event the rules refuse: a refused move is named with the line of `text` it is on.
+fn replay_steps(record: &GoRecord, text: &str) -> (Vec<Step<GoPicture>>, Option<RecordProblem>) {
     let rules = record.rule_set().unwrap_or(RuleSet::Chinese).rules();
     let mut game = match Game::new(record.size, rules) {
         Ok(game) => game,
@@ -146,7 +146,11 @@ fn replay_steps(record: &GoRecord) -> (Vec<Step<GoPicture>>, Option<RecordProble
                         "move {number} ({} {mv}) is illegal: {error}",
                         color.letter()
                     );
-                    return (steps, Some(RecordProblem::whole(message)));
+                    let problem = match main_line_move_position(text, number) {
+                        Some(at) => RecordProblem::at(at.line, message),
+                        None => RecordProblem::whole(message),
+                    };
+                    return (steps, Some(problem));
                 }
                 let last = match mv {
                     MoveVertex::Play(vertex) => Some(*vertex),
@@ -283,13 +287,14 @@ mod tests {
 
     #[test]
     fn a_damaged_record_keeps_what_it_could_read() {
-        let view = GoViewer.view("(;SZ[9];B[ee];W[ee];B[cc])");
+        let view = GoViewer.view("(;SZ[9]\n;B[ee]\n;W[ee]\n;B[cc])");
         assert_eq!(view.frames.len(), 2);
         let problem = view.problem.expect("move 2 is refused");
         assert!(
             problem.message.starts_with("move 2 (W E5) is illegal"),
             "{problem:?}"
         );
+        assert_eq!(problem.line, Some(3), "the line the refused move is on");
         let broken = GoViewer.view("(;SZ[9]\n;B[ee\n");
         assert!(broken.frames.is_empty());
         assert!(broken.problem.is_some_and(|p| p.line.is_some()));

@@ -7,6 +7,7 @@
 
 mod error;
 mod file;
+mod locate;
 mod parse;
 mod read;
 mod record;
@@ -18,6 +19,7 @@ use std::borrow::Cow;
 
 pub use error::{Position, SgfError, SgfErrorKind};
 pub use file::{FileError, MAX_FILE_BYTES, read_file};
+pub use locate::main_line_move_position;
 pub use parse::MAX_DEPTH;
 pub use read::MAX_SETUP_POINTS;
 pub use record::{Event, GoRecord, Setup};

@@ -29,6 +29,8 @@ struct Property<'t> {
 /// Identifiers are uppercase (`AB`, `KM`); a property written twice in one node stays
 /// two entries.
 pub struct NodeView<'n, 't> {
+    /// Where the node's `;` is in the text (0 for a node lent from a tree in memory).
+    pub offset: usize,
     properties: &'n [Property<'t>],
     values: &'n [Cow<'t, str>],
 }
@@ -76,7 +78,7 @@ pub(super) fn lend_node<'t>(properties: &'t [(String, Vec<String>)], sink: &mut 
             values: start..buffer.values.len(),
         });
     }
-    sink.node(&buffer.view());
+    sink.node(&buffer.view(0));
 }
 
 /// Parses an SGF collection (one or more game trees), reporting to `sink`; see
@@ -98,8 +100,9 @@ struct NodeBuffer<'t> {
 }
 
 impl<'t> NodeBuffer<'t> {
-    fn view(&self) -> NodeView<'_, 't> {
+    fn view(&self, offset: usize) -> NodeView<'_, 't> {
         NodeView {
+            offset,
             properties: &self.properties,
             values: &self.values,
         }
@@ -184,9 +187,10 @@ impl<'t> Parser<'t> {
                     if tree.has_variations {
                         return Err(self.error(SgfErrorKind::NodeAfterVariation, self.pos));
                     }
+                    let offset = self.pos;
                     self.pos += 1;
                     self.node()?;
-                    sink.node(&self.node.view());
+                    sink.node(&self.node.view(offset));
                 }
                 b')' => {
                     if open.pop().is_none() {

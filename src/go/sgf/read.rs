@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::error::{SgfError, SgfErrorKind};
+use super::locate::MainLine;
 use super::parse::{NodeView, Sink, lend_node, parse};
 use super::record::{Event, GoRecord, Setup};
 use super::tree::GameTree;
@@ -51,11 +52,7 @@ impl GoRecord {
 /// further on still wins, as the parser reports it).
 #[derive(Default)]
 struct RecordSink {
-    /// For each game tree open now: whether it is on the main line, and whether a
-    /// variation was opened in it (only the first is).
-    open: Vec<(bool, bool)>,
-    /// Top-level game trees closed so far: only the first is read.
-    trees_closed: usize,
+    main_line: MainLine,
     /// Main-line nodes seen so far.
     nodes: usize,
     reader: Option<Reader>,
@@ -64,19 +61,11 @@ struct RecordSink {
 
 impl Sink<'_> for RecordSink {
     fn open_tree(&mut self) {
-        let main = match self.open.last_mut() {
-            None => self.trees_closed == 0,
-            Some((parent_main, has_variations)) => {
-                let main = *parent_main && !*has_variations;
-                *has_variations = true;
-                main
-            }
-        };
-        self.open.push((main, false));
+        self.main_line.open_tree();
     }
 
     fn node(&mut self, node: &NodeView<'_, '_>) {
-        if self.error.is_some() || !self.open.last().is_some_and(|&(main, _)| main) {
+        if self.error.is_some() || !self.main_line.here() {
             return;
         }
         self.nodes += 1;
@@ -86,10 +75,7 @@ impl Sink<'_> for RecordSink {
     }
 
     fn close_tree(&mut self) {
-        self.open.pop();
-        if self.open.is_empty() {
-            self.trees_closed += 1;
-        }
+        self.main_line.close_tree();
     }
 }
 

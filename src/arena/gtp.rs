@@ -237,6 +237,9 @@ impl EngineProcess {
         if let Some(dir) = &launch.working_dir {
             command.current_dir(dir);
         }
+        // From the first engine on, Ctrl-C and SIGTERM end every engine group (they no
+        // longer reach the engines themselves, in their own groups).
+        super::interrupt::guard();
         let mut child = command.spawn().map_err(spawn_error)?;
         let group = child
             .id()

@@ -1,8 +1,9 @@
 //! Ctrl-C and `kill` (SIGINT, SIGTERM: what a terminal and Slurm's `scancel` send) during a
 //! match: every engine runs in a process group of its own (so that a wrapper's engine ends
 //! with it), which also means the terminal's Ctrl-C no longer reaches the engines. So the
-//! arena keeps the groups it started here, and on either signal kills them all before it
-//! exits: no engine, hung or not, outlives an interrupted run. Results already saved stay;
+//! arena keeps the groups it started here, and on either signal (heard by a thread of its
+//! own, started with the first engine) kills them all before it exits: no engine, hung or
+//! not, outlives an interrupted run. Results already saved stay;
 //! `--resume` replays the games that were in progress.
 
 use std::collections::BTreeSet;
@@ -42,14 +43,49 @@ pub fn kill_live_groups() -> usize {
     groups.len()
 }
 
+/// Starts, once per process, a thread that waits for SIGINT or SIGTERM and then ends the run
+/// ([`stop_after`]). Called before the first engine starts: from then on the signals are
+/// handled for the rest of the process (a runtime's own handler would leave the signals
+/// ignored once that runtime ended, e.g. between two pairings of a ladder).
+pub fn guard() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let (ready, listening) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("hamle-signals".to_owned())
+            .spawn(move || {
+                let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    let _ = ready.send(());
+                    return;
+                };
+                runtime.block_on(async {
+                    let signal = interrupted(|| {
+                        let _ = ready.send(());
+                    });
+                    stop_after(signal.await)
+                })
+            });
+        // Wait until the handlers are in place, so that no engine starts before them.
+        if spawned.is_ok() {
+            let _ = listening.recv();
+        }
+    });
+}
+
 /// Resolves when the process receives SIGINT or SIGTERM (never, if the handlers cannot be
 /// installed: the run then goes on as before, and the default actions were kept).
-pub async fn interrupted() -> &'static str {
+/// `installed` is called once the handlers are in place (or could not be).
+async fn interrupted(installed: impl FnOnce()) -> &'static str {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut int), Ok(mut term)) = (
+    let handlers = (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
-    ) else {
+    );
+    installed();
+    let (Ok(mut int), Ok(mut term)) = handlers else {
         return std::future::pending().await;
     };
     tokio::select! {

@@ -44,16 +44,8 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
             let shared = Arc::clone(&shared);
             tasks.push(tokio::spawn(async move { shared.work().await }));
         }
-        let all_done = async {
-            for task in tasks {
-                let _ = task.await;
-            }
-        };
-        tokio::select! {
-            () = all_done => {}
-            signal = crate::arena::interrupt::interrupted() => {
-                crate::arena::interrupt::stop_after(signal)
-            }
+        for task in tasks {
+            let _ = task.await;
         }
     });
     if let Some(error) = lock(&shared.failure).take() {

@@ -124,14 +124,7 @@ fn replay_steps(record: &GoRecord, text: &str) -> (Vec<Step<GoPicture>>, Option<
     for event in &record.events {
         match event {
             Event::Setup(setup) => {
-                let changes: Vec<(Vertex, Option<Color>)> = setup
-                    .black
-                    .iter()
-                    .map(|&v| (v, Some(Color::Black)))
-                    .chain(setup.white.iter().map(|&v| (v, Some(Color::White))))
-                    .chain(setup.empty.iter().map(|&v| (v, None)))
-                    .collect();
-                if let Err(error) = game.setup(&changes) {
+                if let Err(error) = game.setup(&setup.changes()) {
                     let message = format!("setup before move {}: {error}", number + 1);
                     return (steps, Some(RecordProblem::whole(message)));
                 }

@@ -18,6 +18,17 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The points this setup changes and what it puts there (`None`: emptied), in the
+    /// form `Game::setup` takes.
+    pub fn changes(&self) -> Vec<(Vertex, Option<Color>)> {
+        self.black
+            .iter()
+            .map(|&v| (v, Some(Color::Black)))
+            .chain(self.white.iter().map(|&v| (v, Some(Color::White))))
+            .chain(self.empty.iter().map(|&v| (v, None)))
+            .collect()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.black.is_empty()
             && self.white.is_empty()

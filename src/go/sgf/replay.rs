@@ -67,13 +67,7 @@ impl GoRecord {
         for event in events {
             match event {
                 Event::Setup(setup) => {
-                    let changes: Vec<(Vertex, Option<Color>)> = setup
-                        .black
-                        .iter()
-                        .map(|&v| (v, Some(Color::Black)))
-                        .chain(setup.white.iter().map(|&v| (v, Some(Color::White))))
-                        .chain(setup.empty.iter().map(|&v| (v, None)))
-                        .collect();
+                    let changes = setup.changes();
                     if !changes.is_empty() {
                         game.setup(&changes).map_err(ReplayError::Setup)?;
                     }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use hamle::arena::store::{GameResult, Winner};
 
 use crate::support::arena::{
-    bot, broken, hamle_match, ok, record, resumes_as_is, scratch, sorted_results,
+    bot, broken, hamle_match, mangala_engine, ok, record, resumes_as_is, scratch, sorted_results,
 };
 
 fn tag(record: &str, key: &str) -> String {
@@ -124,18 +124,7 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
 #[test]
 fn mangala_five_set_matches_share_the_draw_in_pairs_and_replay() {
     let dir = scratch("games", "mangala");
-    let engine = |nodes: &'static str| {
-        [
-            "hamle",
-            "mangala",
-            "--nodes",
-            nodes,
-            "--table-bits",
-            "12",
-            "--db-stones",
-            "0",
-        ]
-    };
+    let engine = mangala_engine;
     bot(&dir, "m-a", "mangala", &engine("200"));
     bot(&dir, "m-b", "mangala", &engine("3000"));
     let runs: Vec<PathBuf> = ["one", "two"].iter().map(|n| dir.join(n)).collect();
@@ -372,18 +361,7 @@ fn mixed_or_unknown_games_are_refused() {
 #[test]
 fn opening_plies_vary_pairs_of_deterministic_engines_reproducibly() {
     let dir = scratch("games", "opening");
-    let engine = |nodes: &'static str| {
-        [
-            "hamle",
-            "mangala",
-            "--nodes",
-            nodes,
-            "--table-bits",
-            "12",
-            "--db-stones",
-            "0",
-        ]
-    };
+    let engine = mangala_engine;
     bot(&dir, "m-a", "mangala", &engine("200"));
     bot(&dir, "m-b", "mangala", &engine("2000"));
     let run = |name: &str, extra: &[&str]| -> (PathBuf, String) {

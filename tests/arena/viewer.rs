@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use pretty_assertions::assert_eq;
 
-use crate::support::arena::{HAMLE, bot, hamle_match, ok, scratch};
+use crate::support::arena::{HAMLE, bot, hamle_match, mangala_engine, ok, scratch};
 use crate::support::peers::{CHROMIUM, require_chromium};
 
 const GO: &str = "(;GM[1]FF[4]SZ[9]KM[7.5]PB[alpha]PW[beta]RE[W+R]GC[hamle match game 1 (pair 1), seed 1 (match seed 1); resignation]\n;B[ee];W[ce];B[gc];W[])\n";
@@ -278,18 +278,7 @@ fn a_damaged_record_says_which_line_and_an_unknown_game_is_an_error() {
 #[test]
 fn a_match_writes_each_games_page_and_links_it_from_its_report() {
     let dir = scratch("viewer", "match");
-    let engine = |nodes| {
-        [
-            "hamle",
-            "mangala",
-            "--nodes",
-            nodes,
-            "--table-bits",
-            "12",
-            "--db-stones",
-            "0",
-        ]
-    };
+    let engine = mangala_engine;
     bot(&dir, "m1", "mangala", &engine("300"));
     bot(&dir, "m2", "mangala", &engine("600"));
     let out = dir.join("out");
@@ -334,18 +323,7 @@ fn pages_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, String> {
 #[test]
 fn ladder_report_rebuilds_every_page_of_an_old_run() {
     let dir = scratch("viewer", "ladder");
-    let engine = |nodes| {
-        [
-            "hamle",
-            "mangala",
-            "--nodes",
-            nodes,
-            "--table-bits",
-            "12",
-            "--db-stones",
-            "0",
-        ]
-    };
+    let engine = mangala_engine;
     bot(&dir, "m1", "mangala", &engine("200"));
     bot(&dir, "m2", "mangala", &engine("400"));
     bot(&dir, "m3", "mangala", &engine("800"));

@@ -56,6 +56,21 @@ pub fn hamle_match(dir: &Path, args: &[&str]) -> Output {
         .expect("run hamle match")
 }
 
+/// The command line of a quick, deterministic hamle Mangala bot at `nodes` a move: a small
+/// table and no endgame database, so that a game takes milliseconds.
+pub fn mangala_engine(nodes: &'static str) -> [&'static str; 8] {
+    [
+        "hamle",
+        "mangala",
+        "--nodes",
+        nodes,
+        "--table-bits",
+        "12",
+        "--db-stones",
+        "0",
+    ]
+}
+
 /// `hamle match ARGS --resume` on a finished match: every saved line passes the resume
 /// checks (the record replayed, the result and winner it allows, the seed), nothing is
 /// played and `results.tsv` is left as it was.

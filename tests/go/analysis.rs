@@ -2,73 +2,39 @@
 //! `info move` lines until the next command, which is then answered; the genmove forms
 //! end with `play VERTEX` and play it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use regex::Regex;
 
+use crate::support::gtp::GtpChild;
+
 const PATIENCE: Duration = Duration::from_secs(60);
 
-struct Engine {
-    child: std::process::Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-}
+/// `hamle go` with this file's patience on every read.
+struct Engine(GtpChild);
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
-            .arg("go")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hamle");
-        let stdout = child.stdout.take().expect("stdout");
-        let stdin = child.stdin.take().expect("stdin");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        Engine(GtpChild::start(&[&["go"], args].concat()))
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
+        self.0.send(line);
     }
 
     fn line(&self) -> String {
-        self.lines.recv_timeout(PATIENCE).expect("a line in time")
+        self.0.line(PATIENCE)
     }
 
     /// Lines up to the empty line that ends a response.
     fn response(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            if line.is_empty() {
-                return lines;
-            }
-            lines.push(line);
-        }
+        self.0.response(PATIENCE)
     }
 
-    fn quit(mut self) {
-        self.send("quit");
-        let _ = self.child.wait();
+    fn quit(self) {
+        self.0.quit();
     }
 }
 

@@ -1,6 +1,9 @@
 //! The Go engine's tests: rules, invariants and SGF in-process, GTP transcripts, tree reuse,
 //! live analysis and interrupts. Tests against GNU Go and Sabaki are in `tests/interop/`.
 
+#[path = "../support/mod.rs"]
+mod support;
+
 mod analysis;
 mod gtp;
 mod hostile_input;

@@ -9,47 +9,20 @@
 //! the controller sees and they cannot (pipes, waiting for a core), which is what holds the
 //! bound on a loaded machine.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::support::gtp::GtpChild;
 
 /// The longest any one answer may take: far beyond what a move under these clocks takes,
 /// so that only a hung engine fails on it.
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// One engine process, spoken to as gogui-twogtp does.
-struct Player {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+struct Player(GtpChild);
 
 impl Player {
     fn start(args: &[&str]) -> Player {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hamle");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Player {
-            child,
-            stdin,
-            lines,
-        }
+        Player(GtpChild::start(args))
     }
 
     /// Sends `command` and returns the body of its success answer.
@@ -60,32 +33,7 @@ impl Player {
 
     /// Sends `command`: `Ok(body)` or `Err(message)`.
     fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.stdin, "{command}").expect("write command");
-        self.stdin.flush().expect("flush");
-        let mut answer = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(PATIENCE)
-                .unwrap_or_else(|_| panic!("no answer to '{command}' within {PATIENCE:?}"));
-            if line.is_empty() {
-                break;
-            }
-            answer.push(line);
-        }
-        let answer = answer.join("\n");
-        match answer.strip_prefix("= ") {
-            Some(body) => Ok(body.to_owned()),
-            None if answer == "=" => Ok(String::new()),
-            None => Err(answer),
-        }
-    }
-}
-
-impl Drop for Player {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.ask(command, PATIENCE)
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the integration test targets share, one room per concern: seeded random positions
 //! (`abalone`, `tavla`), the arena's scratch folders, bots and `hamle match` runs (`arena`),
 //! hostile files (a FIFO, a sparse huge file) and runs that fail rather than hang (`files`),
-//! and the outside programs the tests talk to: GTP processes, GNU Go, gnubg and the python
+//! `hamle` driven over its pipes with deadlines (`gtp`), and the outside programs the tests talk to: GTP processes, GNU Go, gnubg and the python
 //! fixtures (`peers`). Each target includes this folder with
 //! `#[path = "../support/mod.rs"] mod support;` and uses what it needs.
 
@@ -11,5 +11,6 @@
 pub mod abalone;
 pub mod arena;
 pub mod files;
+pub mod gtp;
 pub mod peers;
 pub mod tavla;

@@ -7,17 +7,15 @@
 //! Every run gets its own cache folder through `XDG_CACHE_HOME` and builds a few levels
 //! only, so the whole file runs in seconds.
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+
+use crate::support::files::run_patiently;
 
 /// An endgame with 14 stones in the pits: beyond a database of levels 0-8, but every line
 /// soon reaches it.
 const ENDGAME: &str = "3,0,2,1,0,2,17/2,1,0,3,1,0,16/s";
 const LEVELS: u32 = 8;
-/// A hung process (a FIFO opened for reading waits for a writer forever) fails the test.
-const PATIENCE: Duration = Duration::from_secs(120);
 
 struct Output {
     stdout: String,
@@ -47,39 +45,20 @@ impl Cache {
         self.folder().join(format!("turkish-{level:02}.hmdb"))
     }
 
-    /// `hamle ARGS` with `input` on stdin, this cache folder and info logging.
+    /// `hamle ARGS` with `input` on stdin, this cache folder and info logging; a hung process
+    /// (a FIFO opened for reading waits for a writer forever) fails the test.
     fn run(&self, args: &[&str], input: &str) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hamle"));
+        command
             .args(args)
             .env_remove("HAMLE_CACHE_DIR")
             .env("XDG_CACHE_HOME", &self.root)
-            .env("HAMLE_LOG", "info")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start hamle");
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("write stdin");
-        drop(stdin);
-        // Both pipes are drained as the process runs, so a chatty log cannot fill one up.
-        let stdout = drain(child.stdout.take().expect("stdout"));
-        let stderr = drain(child.stderr.take().expect("stderr"));
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("wait") {
-                break status;
-            }
-            if started.elapsed() > PATIENCE {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("hamle {args:?} did not finish in {PATIENCE:?}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+            .env("HAMLE_LOG", "info");
+        let ran = run_patiently(&mut command, input);
+        let status = ran.status;
         let output = Output {
-            stdout: stdout.join().expect("stdout reader"),
-            stderr: stderr.join().expect("stderr reader"),
+            stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&ran.stderr).into_owned(),
         };
         assert!(
             status.success(),
@@ -116,14 +95,6 @@ impl Cache {
 }
 
 /// Reads `pipe` to its end on a thread of its own.
-fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
-}
-
 impl Drop for Cache {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.root);

@@ -4,46 +4,20 @@
 //! expects. The verdicts read the answer (bounds or exact, the nodes searched); the time
 //! bound only turns a hang into a failure.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-/// Far longer than a solve stopped by the end of input takes on any machine, far shorter
-/// than the whole solve of the start position.
-const PATIENCE: Duration = Duration::from_secs(60);
+use crate::support::files::run_patiently;
 
-/// `hamle mangala` with `script` piped in whole (the input ends at once); its stdout.
+/// `hamle mangala` with `script` piped in whole (the input ends at once); its stdout. The
+/// run's patience (minutes) is far longer than a solve stopped by the end of
+/// input takes on any machine, far shorter than the whole solve of the start position.
 fn run_piped(script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hamle"))
-        .args(["mangala", "--db-stones", "0"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hamle");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(script.as_bytes()).expect("write stdin");
-    drop(stdin);
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > PATIENCE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("hamle mangala still ran {PATIENCE:?} after its input ended: {script:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status}");
-    reader.join().expect("stdout reader")
+    let output = run_patiently(
+        Command::new(env!("CARGO_BIN_EXE_hamle")).args(["mangala", "--db-stones", "0"]),
+        script,
+    );
+    assert!(output.status.success(), "{}", output.status);
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// The nodes an answer `= bounds south -48 +48 nodes N` reports.

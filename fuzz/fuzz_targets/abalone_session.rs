@@ -4,8 +4,8 @@
 //! tiny budget; `quit` is left out so that the whole input is read.
 #![no_main]
 
-use hamle::abalone::engine::{AbaloneEngine, Settings};
 use hamle::abalone::Position;
+use hamle::abalone::engine::{AbaloneEngine, Settings};
 use libfuzzer_sys::fuzz_target;
 
 mod common;

@@ -9,11 +9,18 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for raw in text.split('\n') {
-        let Some(line) = preprocess(raw) else { continue };
+        let Some(line) = preprocess(raw) else {
+            continue;
+        };
         assert!(!line.contains('#') && !line.contains('\t') && !line.contains('\r'));
         if let Ok(command) = parse_command(&line) {
             assert!(!command.name.is_empty() && !command.name.contains(' '));
-            assert!(command.args.iter().all(|a| !a.is_empty() && !a.contains(' ')));
+            assert!(
+                command
+                    .args
+                    .iter()
+                    .all(|a| !a.is_empty() && !a.contains(' '))
+            );
             for size in [2, 9, 19, 25] {
                 let _ = GoCommand::parse(&command, size);
             }

@@ -11,6 +11,9 @@ mod common;
 const SLOW_OR_FILE: [&str; 3] = ["sgf", "final_", "ownership"];
 
 fuzz_target!(|data: &[u8]| {
-    let mut engine = GoEngine::new(Settings { playouts: 2, ..Settings::default() });
+    let mut engine = GoEngine::new(Settings {
+        playouts: 2,
+        ..Settings::default()
+    });
     common::serve_checked(&mut engine, data, &SLOW_OR_FILE);
 });

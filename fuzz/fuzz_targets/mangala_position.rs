@@ -11,7 +11,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let written = position.to_string();
-    assert_eq!(written.parse::<Position>().as_ref(), Ok(&position), "{written}");
+    assert_eq!(
+        written.parse::<Position>().as_ref(),
+        Ok(&position),
+        "{written}"
+    );
     let total = position.total_stones();
     assert!(total < 64);
     assert_eq!(

@@ -26,11 +26,17 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(key) = parse_match_id(mid) {
         assert_eq!(parse_match_id(&match_id(&key)), Ok(key));
     }
-    let Ok(dice) = dice_text.parse::<Dice>() else { return };
+    let Ok(dice) = dice_text.parse::<Dice>() else {
+        return;
+    };
     let legal = legal_plays(&board, Side::White, dice);
     if let Ok(play) = parse_play(play_text, &board, Side::White, &legal) {
         assert!(legal.iter().any(|c| c.play == play));
         let spelled = format_play(&board, Side::White, &play);
-        assert_eq!(parse_play(&spelled, &board, Side::White, &legal), Ok(play), "{spelled}");
+        assert_eq!(
+            parse_play(&spelled, &board, Side::White, &legal),
+            Ok(play),
+            "{spelled}"
+        );
     }
 });

@@ -29,7 +29,10 @@ pub fn serve_checked(engine: &mut impl Engine, data: &[u8], left_out: &[&str]) -
     let output = String::from_utf8(output).expect("responses are UTF-8");
     for response in output.split_terminator("\n\n") {
         let first = response.trim_start_matches('\n');
-        assert!(first.starts_with('=') || first.starts_with('?'), "bad response {response:?}");
+        assert!(
+            first.starts_with('=') || first.starts_with('?'),
+            "bad response {response:?}"
+        );
         assert!(!first.contains("internal error"), "{response}");
     }
     true

@@ -19,6 +19,7 @@ pub mod regress;
 pub mod report;
 pub mod shard;
 pub mod sprt;
+pub mod suite_maker;
 pub mod store;
 pub mod summary;
 pub mod time_control;

@@ -115,7 +115,10 @@ fn from_sgf(start: &GoReferee, text: &str) -> Result<Box<dyn Referee>, String> {
         match event {
             Event::Setup(setup) if moves.is_empty() && referee.game().handicap() == 0 => {
                 if !setup.white.is_empty() || !setup.empty.is_empty() {
-                    return Err("AW or AE setup: engines can be told only handicap stones (AB in the root)".to_owned());
+                    return Err(
+                        "AW or AE setup: engines can be told only handicap stones (AB in the root)"
+                            .to_owned(),
+                    );
                 }
                 if setup.black.is_empty() {
                     continue;
@@ -156,7 +159,11 @@ pub fn of_record(record: &str, plies: usize) -> Result<String, String> {
     if record.handicap > 0 {
         return Err("a handicap game: write its opening as SGF".to_owned());
     }
-    let moves: Vec<String> = record.moves().take(plies).map(|(_, mv)| mv.to_string()).collect();
+    let moves: Vec<String> = record
+        .moves()
+        .take(plies)
+        .map(|(_, mv)| mv.to_string())
+        .collect();
     if moves.len() < plies {
         return Err(format!("the record has only {} moves", moves.len()));
     }

@@ -56,7 +56,10 @@ mod tests {
             let referee = referee(&settings, "3 6", seed).expect("legal");
             let setup = referee.setup_commands();
             assert_eq!(setup.len(), 5, "{setup:?}");
-            assert!(setup[3].ends_with(" 3") && setup[4].ends_with(" 6"), "{setup:?}");
+            assert!(
+                setup[3].ends_with(" 3") && setup[4].ends_with(" 6"),
+                "{setup:?}"
+            );
         }
         assert!(super::referee(&settings, "7", 0).is_err());
         assert!(super::referee(&settings, "x", 0).is_err());

@@ -65,15 +65,19 @@ impl OpeningSuite {
         let (name, text) = if spec.as_os_str() == "default" {
             let text = game.default_openings();
             if text.trim().is_empty() {
-                return Err(format!("--openings default: {} has no built-in suite", game.game()));
+                return Err(format!(
+                    "--openings default: {} has no built-in suite",
+                    game.game()
+                ));
             }
             ("default".to_owned(), text.to_owned())
         } else {
             let text = crate::files::read_capped_to_string(spec, MAX_SUITE_BYTES)
                 .map_err(|error| format!("--openings {error}"))?;
-            let name = spec
-                .file_name()
-                .map_or_else(|| spec.display().to_string(), |n| n.to_string_lossy().into_owned());
+            let name = spec.file_name().map_or_else(
+                || spec.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
             (name, text)
         };
         let shown = spec.display();

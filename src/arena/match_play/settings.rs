@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::openings::OpeningSuite;
 use crate::arena::adjudication::Adjudication;
 use crate::arena::bots::Bot;
 use crate::arena::shard::{SHARD_KEY, Shard};
 use crate::arena::sprt::{self, SprtSpec};
 use crate::arena::store::GameResult;
 use crate::arena::time_control::TimeControl;
-use super::openings::OpeningSuite;
 use crate::contract::{GameSettings, Referee};
 use crate::seed::derive_seed;
 

@@ -48,7 +48,7 @@ mod tests {
     fn openings_are_set_one_moves_for_either_starter() {
         let settings = MangalaMatchRules {
             stones: 4,
-            rule: crate::mangala::rules::EndRule::Turkish,
+            rule: crate::mangala::rules::EndRule::EmptierTakesAll,
             sets: 5,
             order: crate::mangala::set_match::StarterOrder::Alternate,
         };

@@ -27,6 +27,7 @@ pub mod eval;
 pub mod gogui;
 pub mod moves;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 pub mod player;
 pub mod position;

@@ -50,6 +50,18 @@ impl GameSettings for AbaloneMatchRules {
         replay_record(text).map(Replayed::boxed)
     }
 
+    fn opening_referee(&self, opening: &str, _pair_seed: u64) -> Result<Box<dyn Referee>, String> {
+        super::opening::referee(self, opening)
+    }
+
+    fn default_openings(&self) -> &'static str {
+        super::opening::DEFAULT
+    }
+
+    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
+        super::opening::of_record(record, plies)
+    }
+
     /// The arena's cap (`--max-moves`) stops the game, reason "move cap"; the referee's
     /// rules have none of their own.
     fn referee(&self, _pair_seed: u64) -> Box<dyn Referee> {

@@ -7,7 +7,9 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use super::bots::{Bot, BotError, BotFolders, bot_or_command};
-use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, run_match};
+use super::match_play::{
+    FailurePolicy, IllegalPolicy, MatchSettings, OpeningSuite, OpeningsOrder, run_match,
+};
 use super::regress::Regress;
 use super::summary::{MatchSummary, print_sprt};
 use crate::games::{self, GameKind, MatchFlags};
@@ -189,6 +191,17 @@ pub struct ArenaOptions {
     /// 0 for the other games.
     #[arg(long)]
     pub opening_plies: Option<usize>,
+    /// An opening suite: each pair of games starts from one of its openings, both games
+    /// alike, colours swapped (`default`: the game's built-in suite). One opening a line
+    /// in the game's notation (Go also SGF); every opening is checked by the rules before
+    /// the match starts. --opening-plies then adds random moves after the opening (default
+    /// 0 with a suite).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Which opening each pair takes: `sequential` (pair k takes opening k mod n) or
+    /// `random` (each round of n pairs takes every opening once, shuffled by --seed).
+    #[arg(long, value_enum, default_value = "sequential", requires = "openings")]
+    pub openings_order: OpeningsOrder,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -198,8 +211,10 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         eprintln!("hamle match: {message}");
         ExitCode::from(2)
     };
-    if let Some(MatchTool::Merge(merge)) = args.tool {
-        return super::match_merge::run_merge_command(merge);
+    match args.tool {
+        Some(MatchTool::Merge(merge)) => return super::match_merge::run_merge_command(merge),
+        Some(MatchTool::Openings(maker)) => return super::suite_maker::run(maker),
+        None => {}
     }
     let (Some(bot1), Some(bot2), Some(out)) = (&args.bot1, &args.bot2, args.out.clone()) else {
         return fail(
@@ -265,6 +280,9 @@ pub enum MatchTool {
     /// the shards of one match, one is missing or unfinished (without --partial), or they
     /// cannot be read or written.
     Merge(super::match_merge::MatchMergeArgs),
+    /// Make an opening suite from a self-play match played with --opening-plies P: the
+    /// first P moves of every pair whose first seat scored 1 of 2, one a line on stdout.
+    Openings(super::suite_maker::SuiteMakerArgs),
 }
 
 /// `hamle ladder BOT… --out DIR …`, `hamle ladder report DIR`, `hamle ladder merge OUT DIR…`
@@ -481,9 +499,22 @@ pub fn match_settings(
     if options.max_moves == Some(0) {
         return Err("--max-moves must be at least 1: a game of no moves has no result".to_owned());
     }
-    let opening_plies = options
-        .opening_plies
-        .unwrap_or_else(|| game.default_opening_plies());
+    let openings = match &options.openings {
+        Some(path) => {
+            let suite = OpeningSuite::load(path, options.openings_order, game.as_ref())?;
+            suite.check_pairs(path, game.as_ref(), options.seed, games.div_ceil(2))?;
+            Some(std::sync::Arc::new(suite))
+        }
+        None => None,
+    };
+    // A suite gives the pairs their variety: the game's random plies are not added to it.
+    let opening_plies = options.opening_plies.unwrap_or_else(|| {
+        if openings.is_some() {
+            0
+        } else {
+            game.default_opening_plies()
+        }
+    });
     Ok(MatchSettings {
         bots,
         games,
@@ -507,6 +538,7 @@ pub fn match_settings(
         adjudication: options.adjudicate,
         opening_plies,
         shard: None,
+        openings,
     })
 }
 

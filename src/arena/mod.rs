@@ -20,6 +20,7 @@ pub mod report;
 pub mod shard;
 pub mod sprt;
 pub mod store;
+pub mod suite_maker;
 pub mod summary;
 pub mod time_control;
 pub mod view;

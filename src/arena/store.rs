@@ -301,6 +301,13 @@ pub fn check_settings(
             ));
         }
     }
+    // A whole opening suite changed would name every opening: the first few say enough.
+    const NAMED: usize = 6;
+    if differences.len() > NAMED {
+        let more = differences.len() - NAMED;
+        differences.truncate(NAMED);
+        differences.push(format!("and {more} more"));
+    }
     if differences.is_empty() {
         Ok(())
     } else {

@@ -9,6 +9,7 @@
 //! This room stands on the ground floor beside `protocol`: games implement it, the
 //! arena drives it, and it imports neither.
 
+pub mod opening;
 pub mod record;
 mod referee;
 mod seat;

@@ -51,4 +51,31 @@ pub trait GameSettings: fmt::Debug + Send + Sync {
     /// move under the rules; fails naming the first problem (a missing tag, an illegal
     /// move). The settings a record needs come from the record itself.
     fn replay_record(&self, text: &str) -> Result<Replayed, String>;
+
+    /// The openings of a suite file (`--openings`), each as one line with the line of the
+    /// file it starts on; `Err` names the line and what is wrong. Default: one opening a
+    /// line, blank lines and `#` comments skipped (Go reads SGF collections too).
+    fn split_openings(&self, text: &str) -> Result<Vec<(usize, String)>, (usize, String)> {
+        Ok(super::opening::split_lines(text))
+    }
+
+    /// A referee whose game starts from `opening`, one entry of a suite in the game's own
+    /// notation (see [`super::opening`]), checked by the rules; `Err` says in one line what
+    /// is wrong. `pair_seed` as in [`GameSettings::referee`]. Default: the game takes none.
+    fn opening_referee(&self, opening: &str, pair_seed: u64) -> Result<Box<dyn Referee>, String> {
+        let _ = (opening, pair_seed);
+        Err(format!("{} takes no opening suites", self.game()))
+    }
+
+    /// The game's built-in suite (`--openings default`), empty when it has none.
+    fn default_openings(&self) -> &'static str {
+        ""
+    }
+
+    /// The first `plies` moves of a record [`Referee::record`] wrote, as a line of a suite
+    /// (how `hamle match openings` turns played games into a suite).
+    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
+        let _ = (record, plies);
+        Err(format!("{} takes no opening suites", self.game()))
+    }
 }

@@ -25,6 +25,7 @@ pub mod command;
 pub mod engine;
 pub mod game;
 pub mod notation;
+pub mod opening;
 pub mod player;
 pub mod referee;
 pub mod rules;

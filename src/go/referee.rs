@@ -78,6 +78,22 @@ impl GameSettings for GoMatchRules {
         Box::new(self.start.clone())
     }
 
+    fn split_openings(&self, text: &str) -> Result<Vec<(usize, String)>, (usize, String)> {
+        super::opening::split(text)
+    }
+
+    fn opening_referee(&self, opening: &str, _pair_seed: u64) -> Result<Box<dyn Referee>, String> {
+        super::opening::referee(&self.start, opening)
+    }
+
+    fn default_openings(&self) -> &'static str {
+        super::opening::DEFAULT
+    }
+
+    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
+        super::opening::of_record(record, plies)
+    }
+
     /// A record without `RU` or `KM` is read under this match's rules and komi.
     fn replay_record(&self, text: &str) -> Result<Replayed, String> {
         replay_record(text, self.rules, self.start.game.komi()).map(Replayed::boxed)
@@ -125,6 +141,13 @@ impl GoReferee {
 
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// Handicap stones on the empty board (an opening's `AB`); White then moves.
+    pub fn place_handicap(&mut self, stones: &[super::Vertex]) -> Result<(), String> {
+        self.game
+            .place_handicap(stones)
+            .map_err(|error| error.to_string())
     }
 
     fn counted(&self) -> Outcome {

@@ -27,6 +27,7 @@ pub mod engine;
 pub mod gogui;
 pub mod layout;
 pub mod notation;
+pub mod opening;
 pub mod player;
 pub mod position;
 pub mod referee;

@@ -125,6 +125,18 @@ impl GameSettings for KulamiMatchRules {
         replay_record(text).map(Replayed::boxed)
     }
 
+    fn opening_referee(&self, opening: &str, _pair_seed: u64) -> Result<Box<dyn Referee>, String> {
+        super::opening::referee(self, opening)
+    }
+
+    fn default_openings(&self) -> &'static str {
+        super::opening::DEFAULT
+    }
+
+    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
+        super::opening::of_record(record, plies)
+    }
+
     fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
         let layout = match &self.layouts {
             KulamiLayouts::Random => Layout::random(pair_seed),

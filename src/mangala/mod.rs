@@ -25,6 +25,7 @@ pub mod engine;
 pub mod game;
 pub mod gogui;
 pub mod notation;
+pub mod opening;
 pub mod player;
 pub mod referee;
 pub mod rules;

@@ -118,6 +118,18 @@ impl GameSettings for MangalaMatchRules {
         replay_record(text).map(Replayed::boxed)
     }
 
+    fn opening_referee(&self, opening: &str, pair_seed: u64) -> Result<Box<dyn Referee>, String> {
+        super::opening::referee(self, opening, pair_seed)
+    }
+
+    fn default_openings(&self) -> &'static str {
+        super::opening::DEFAULT
+    }
+
+    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
+        super::opening::of_record(record, plies)
+    }
+
     /// The draw comes from the pair's seed, so both games of a pair share it.
     fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
         let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(pair_seed);

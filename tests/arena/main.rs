@@ -14,6 +14,7 @@ mod games;
 mod hostile_files;
 mod ladder;
 mod matches;
+mod openings;
 mod processes;
 mod regress;
 mod shards;

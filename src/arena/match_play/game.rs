@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::conduct::conduct;
 use super::ending::{Ending, Fault};
-use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed, pair_seed};
+use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed};
 use crate::arena::gtp::EngineProcess;
 use crate::arena::store::{GameResult, Winner};
 use crate::arena::time_control::PlayerClock;
@@ -38,9 +38,7 @@ pub(super) async fn play_game(
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let referee = settings
-            .game
-            .referee(pair_seed(settings.seed, (index / 2) as u64));
+        let referee = settings.referee(index);
         let opening = opening_seed(settings.seed, (index / 2) as u64);
         let (referee, ending, used) =
             play_once(settings, referee, seat_bots, seed, opening, logs).await;
@@ -141,10 +139,11 @@ fn game_result(
         String::new()
     };
     let comment = format!(
-        "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}{opening}",
+        "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}{opening}{}",
         index + 1,
         index / 2 + 1,
-        settings.seed
+        settings.seed,
+        settings.opening_note(index)
     );
     let (record, extension) = referee.record(
         outcome.as_ref().map(|o| o.result.as_str()),

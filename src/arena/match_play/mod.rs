@@ -26,11 +26,13 @@
 mod conduct;
 mod ending;
 mod game;
+mod openings;
 mod pool;
 mod settings;
 mod standings;
 mod verify;
 
+pub use openings::{MAX_SUITE_BYTES, OpeningSuite, OpeningsOrder, SuiteOpening};
 pub use pool::run_match;
 pub use settings::{
     FailurePolicy, IllegalPolicy, MatchSettings, OPENING_STREAM, PAIR_SEED_MASK, RECOVERY_ATTEMPTS,

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::openings::OpeningSuite;
 use crate::arena::adjudication::Adjudication;
 use crate::arena::bots::Bot;
 use crate::arena::shard::{SHARD_KEY, Shard};
 use crate::arena::sprt::{self, SprtSpec};
 use crate::arena::store::GameResult;
 use crate::arena::time_control::TimeControl;
-use crate::contract::GameSettings;
+use crate::contract::{GameSettings, Referee};
 use crate::seed::derive_seed;
 
 /// How many times `--recover` replays a game whose engine failed.
@@ -110,6 +111,8 @@ pub struct MatchSettings {
     /// `--shard I/N`: play only pairs k with k mod N = I - 1, each exactly as in the
     /// whole match (`hamle match merge` combines the shards).
     pub shard: Option<Shard>,
+    /// `--openings`: each pair's start, checked before the match.
+    pub openings: Option<Arc<OpeningSuite>>,
 }
 
 impl MatchSettings {
@@ -157,6 +160,10 @@ impl MatchSettings {
         if self.opening_plies > 0 {
             settings.push(("opening_plies".to_owned(), self.opening_plies.to_string()));
         }
+        // Only a suite is written, so matches without one resume unchanged.
+        if let Some(suite) = &self.openings {
+            settings.extend(suite.decisive());
+        }
         // Only a shard is written: `hamle match merge` drops this line and finds the
         // settings file of the whole match.
         if let Some(shard) = self.shard {
@@ -171,6 +178,24 @@ impl MatchSettings {
             settings.push((format!("{key}.startup"), bot.startup.join(" | ")));
         }
         settings
+    }
+
+    /// Game `index`'s referee: from its pair's opening under `--openings`, else from the
+    /// game's start.
+    pub fn referee(&self, index: usize) -> Box<dyn Referee> {
+        let pair = (index / 2) as u64;
+        match &self.openings {
+            Some(suite) => suite.referee(self.game.as_ref(), self.seed, pair),
+            None => self.game.referee(pair_seed(self.seed, pair)),
+        }
+    }
+
+    /// What game `index`'s record comment says of its opening (`--openings`), or nothing.
+    pub fn opening_note(&self, index: usize) -> String {
+        self.openings
+            .as_ref()
+            .map(|suite| suite.note(self.seed, (index / 2) as u64))
+            .unwrap_or_default()
     }
 
     /// Whether game `index` is this run's: every game, or its pair's shard's.

@@ -484,8 +484,19 @@ impl Report {
     }
 
     fn departed_list(&self) -> String {
-        let listed: Vec<String> = self.departed.iter().map(|g| format!("game {g}")).collect();
-        listed.join(", ")
+        const SHOWN: usize = 10;
+        let listed: Vec<String> = self
+            .departed
+            .iter()
+            .take(SHOWN)
+            .map(|g| format!("game {g}"))
+            .collect();
+        let more = self.departed.len().saturating_sub(SHOWN);
+        if more > 0 {
+            format!("{}, … ({more} more)", listed.join(", "))
+        } else {
+            listed.join(", ")
+        }
     }
 }
 

@@ -208,8 +208,7 @@ impl Golden {
             .map_or("go", |(_, value)| value.as_str())
             .parse()
             .map_err(|why| format!("{}: {why}", path.display()))?;
-        let results = store::read_results(&dir.join(RESULTS_FILE)).map_err(|e| e.to_string())?;
-        let results = results.into_iter().map(|r| (r.game, r)).collect();
+        let results = read_results(&dir.join(RESULTS_FILE))?;
         Ok(Golden {
             dir: dir.to_owned(),
             settings,
@@ -306,9 +305,7 @@ impl Golden {
         };
         for (index, bot) in bots.iter().enumerate() {
             let key = format!("bot{}.command", index + 1);
-            let mut command = vec![bot.program.clone()];
-            command.extend(bot.args.iter().cloned());
-            let now = command.join(" ");
+            let now = command_line(bot);
             if let Some(was) = self.setting(&key).filter(|was| *was != now) {
                 eprintln!(
                     "hamle match --expect: note: {} is now '{now}', DIR played '{was}'",
@@ -336,6 +333,12 @@ impl Golden {
                     self.path().display()
                 )
             })?;
+        // `NAME=BOT` named a bot file's bot anew: the file whose command DIR recorded gives
+        // it back with what the command line does not show (its seed flag, its folder).
+        if let Some(mut bot) = bot_with_command(folders, command) {
+            name.clone_into(&mut bot.name);
+            return Ok(bot);
+        }
         let mut bot = bot_or_command(folders, &format!("{name}={command}"), self.kind)
             .map_err(|error| format!("bot '{name}' of {}: no bot file defines it, and its recorded command does not run: {error}", self.dir.display()))?;
         bot.game = self.kind;
@@ -439,6 +442,51 @@ impl Golden {
         }
         Ok(())
     }
+}
+
+/// The program and arguments a bot runs, as `match.txt` records them.
+fn command_line(bot: &Bot) -> String {
+    let mut command = vec![bot.program.clone()];
+    command.extend(bot.args.iter().cloned());
+    command.join(" ")
+}
+
+/// The first bot file in the bots folders whose command is `command`.
+fn bot_with_command(folders: &BotFolders, command: &str) -> Option<Bot> {
+    folders.folders().find_map(|dir| {
+        let registry = super::bots::BotRegistry::load(dir).ok()?;
+        let names: Vec<String> = registry.names().map(str::to_owned).collect();
+        names
+            .iter()
+            .filter_map(|name| registry.get(name).ok())
+            .find(|bot| command_line(bot) == command)
+            .cloned()
+    })
+}
+
+/// DIR's saved games by number. Not `store::read_results`, which cuts off a torn last line:
+/// DIR is only read, so a torn line is refused instead.
+fn read_results(path: &Path) -> Result<BTreeMap<usize, GameResult>, String> {
+    let text = match super::folder::read_text(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(error) => return Err(format!("{}: {error}", path.display())),
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(format!(
+            "{} ends in a torn line (a game interrupted while it was saved): finish the match (its hamle match command with --resume) before replaying it",
+            path.display()
+        ));
+    }
+    let mut results = BTreeMap::new();
+    for (index, line) in text.lines().enumerate() {
+        let at = |why: String| format!("{}:{}: {why}", path.display(), index + 1);
+        let result = GameResult::from_line(line).map_err(at)?;
+        if results.insert(result.game, result).is_some() {
+            return Err(at("a game recorded twice".to_owned()));
+        }
+    }
+    Ok(results)
 }
 
 /// Lines of `match.txt` not read back through the options: the game, the game count, the

@@ -155,6 +155,11 @@ fn a_folder_without_a_finished_match_or_overruling_options_is_refused() {
         &expect(&dir, &golden, &[]),
         "holds 3 of its 4 games: finish it",
     );
+    // A torn last line is refused, not cut off: DIR is only read.
+    let torn = text.trim_end_matches('\n');
+    std::fs::write(&results, torn).expect("write");
+    refused(&expect(&dir, &golden, &[]), "ends in a torn line");
+    assert_eq!(std::fs::read_to_string(&results).expect("results"), torn);
     // A setting this hamle cannot play is named, not ignored.
     std::fs::write(&results, &text).expect("restore");
     let settings = golden.join("match.txt");

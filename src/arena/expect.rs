@@ -95,7 +95,12 @@ fn replay(request: &ExpectRequest<'_>) -> Result<Verdict, String> {
     let settings = golden.settings(request, out.clone())?;
     let results = match run_match(&settings, false) {
         Ok(results) => results,
-        Err(error) => return Err(format!("the replay did not run: {error}")),
+        Err(error) => {
+            if temporary {
+                let _ = std::fs::remove_dir_all(&out);
+            }
+            return Err(format!("the replay did not run: {error}"));
+        }
     };
     let report = compare(&golden, &settings, &results, &out);
     for line in &report.lines {

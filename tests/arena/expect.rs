@@ -86,7 +86,8 @@ fn a_changed_budget_changes_play_and_names_each_games_first_departure() {
     let golden = golden(&dir, &["--pairs", "2"]);
     // The bot author's change: a's bot file now searches 3,000 nodes a move.
     bots(&dir, "3000");
-    let output = expect(&dir, &golden, &[]);
+    let replay = dir.join("replay");
+    let output = expect(&dir, &golden, &["--out", replay.to_str().expect("UTF-8")]);
     let said = stdout(&output);
     assert_eq!(output.status.code(), Some(1), "{said}{}", stderr(&output));
     let departure = regex::Regex::new(
@@ -100,8 +101,15 @@ fn a_changed_budget_changes_play_and_names_each_games_first_departure() {
     }
     assert!(
         said.contains(&format!(
-            "expect: play changed: {} of 4 games depart from",
-            departed.len()
+            "expect: play changed: {} of 4 games depart from {} ({}); the replay is in {}",
+            departed.len(),
+            golden.display(),
+            departed
+                .iter()
+                .map(|found| format!("game {}", &found[1]))
+                .collect::<Vec<_>>()
+                .join(", "),
+            replay.display()
         )),
         "{said}"
     );
@@ -187,7 +195,8 @@ fn games_only_one_side_has_are_named() {
     );
     // A much stronger a wins its pairs: the replay's SPRT needs more of them.
     bots(&dir, "20000");
-    let output = expect(&dir, &golden, &[]);
+    let replay = dir.join("replay");
+    let output = expect(&dir, &golden, &["--out", replay.to_str().expect("UTF-8")]);
     let said = stdout(&output);
     assert_eq!(output.status.code(), Some(1), "{said}{}", stderr(&output));
     assert!(

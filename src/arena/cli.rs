@@ -95,14 +95,23 @@ pub struct MatchArgs {
     /// quotes group, run without a shell). `NAME=BOT` or `NAME=COMMAND` gives it a name of
     /// its own, which two command lines of one program need: 'weak=hamle go --playouts 10'.
     /// (A bot named `merge` cannot come first.)
-    #[arg(required = true)]
+    #[arg(required_unless_present = "expect")]
     pub bot1: Option<String>,
     /// The second bot, as the first.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "expect")]
     pub bot2: Option<String>,
     /// Where the match is kept: settings, results, game records, engine logs, PGN export.
-    #[arg(long, required = true)]
+    /// With --expect: where the replay goes (default: a temporary folder, removed when
+    /// nothing changed).
+    #[arg(long, required_unless_present = "expect")]
     pub out: Option<PathBuf>,
+    /// Replay the finished match in DIR (its bots by name, its settings and seeds from its
+    /// match.txt) and compare it game by game: exit 0 when nothing changed, 1 when play
+    /// changed (each departing game's first different move is printed), 2 when the replay
+    /// could not run or broke. DIR is only read. BOT1 and BOT2, when given, must carry
+    /// DIR's names.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["resume", "shard", "sprt", "pairs", "games"])]
+    pub expect: Option<PathBuf>,
     /// Continue the match kept in --out (the same settings are required).
     #[arg(long)]
     pub resume: bool,
@@ -205,7 +214,7 @@ pub struct ArenaOptions {
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
-/// failure to save.
+/// failure to save. With `--expect DIR`: 0 unchanged, 1 play changed, 2 broke (`expect`).
 pub fn run_match_command(args: MatchArgs) -> ExitCode {
     let fail = |message: String| {
         eprintln!("hamle match: {message}");
@@ -215,6 +224,25 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         Some(MatchTool::Merge(merge)) => return super::match_merge::run_merge_command(merge),
         Some(MatchTool::Openings(maker)) => return super::suite_maker::run(maker),
         None => {}
+    }
+    if let Some(dir) = &args.expect {
+        let bots = match (&args.bot1, &args.bot2) {
+            (Some(first), Some(second)) => Some([first.as_str(), second.as_str()]),
+            (None, None) => None,
+            _ => {
+                return fail(
+                    "--expect DIR takes both bots or none (then DIR's bots are found by name)"
+                        .to_owned(),
+                );
+            }
+        };
+        let request = super::expect::ExpectRequest {
+            dir,
+            bots,
+            out: args.out.clone(),
+            options: &args.options,
+        };
+        return super::expect::run(&request).exit_code();
     }
     let (Some(bot1), Some(bot2), Some(out)) = (&args.bot1, &args.bot2, args.out.clone()) else {
         return fail(

@@ -8,12 +8,14 @@
 pub mod adjudication;
 pub mod bots;
 pub mod cli;
+pub mod expect;
 pub mod folder;
 pub mod gtp;
 pub mod interrupt;
 pub mod ladder;
 pub mod match_merge;
 pub mod match_play;
+pub mod progress;
 pub mod rating;
 pub mod regress;
 pub mod report;

@@ -109,8 +109,8 @@ impl ShardFolder {
     }
 }
 
-/// Every folder's settings equal the first's but for `shard`; the first that differs is
-/// an error naming each difference.
+/// Every folder's settings equal the first's but for `shard` (the hamle build that played
+/// them included); the first that differs is an error naming each difference.
 pub fn check_same_run(folders: &[ShardFolder], kind: FolderKind) -> Result<(), MatchError> {
     let Some(first) = folders.first() else {
         return Ok(());
@@ -128,8 +128,13 @@ pub fn check_same_run(folders: &[ShardFolder], kind: FolderKind) -> Result<(), M
                 .find(|(k, _)| k == key)
                 .map(|(_, v)| v.as_str());
             if now != Some(value.as_str()) {
+                let why = if key == store::BUILD_KEY {
+                    " (the shards were played by different hamle builds: play every shard with one build)"
+                } else {
+                    ""
+                };
                 differences.push(format!(
-                    "{key} is '{value}' in {}, '{}' here",
+                    "{key} is '{value}' in {}, '{}' here{why}",
                     first.dir.display(),
                     now.unwrap_or("")
                 ));

@@ -2,7 +2,8 @@
 //! the engines' stderr logs and the PGN-style export.
 //!
 //! ```text
-//! OUT/match.txt          the settings that decide the games (compared on --resume)
+//! OUT/match.txt          the settings that decide the games and the hamle build that
+//!                        played them (compared on --resume)
 //! OUT/results.tsv        one line per finished game, appended and fsync'd
 //! OUT/games/0007.sgf     the record of game 7, written before its line
 //! OUT/logs/BOT.log       each bot's stderr, appended
@@ -256,11 +257,62 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
         .map_err(io_error(dir))
 }
 
-/// The settings file's text: `key = value` lines.
+/// The settings key naming the hamle build that played a run (`match.txt`, `ladder.txt`).
+pub const BUILD_KEY: &str = "hamle_build";
+
+/// The largest executable [`build_id`] reads; hamle is a few MiB.
+const MAX_EXECUTABLE_BYTES: u64 = 1 << 30;
+
+/// This hamle's build: its version and a hash of the running executable's bytes
+/// (`0.1.0+3f2a9c1b5e6d7a80`). The bytes, not a commit: a build from a worktree with
+/// uncommitted changes plays differently from its commit, and a bot run as `hamle` is this
+/// very file. The hash only tells builds apart (std's SipHash; any two binaries that differ
+/// get different values, the same binary always the same one), it is no signature.
+pub fn build_id() -> &'static str {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD.get_or_init(|| {
+        let version = env!("CARGO_PKG_VERSION");
+        match std::env::current_exe()
+            .map_err(|error| error.to_string())
+            .and_then(|path| hash_file(&path))
+        {
+            Ok(hash) => format!("{version}+{hash:016x}"),
+            // Never equal to a readable build's value, so such runs are told apart too.
+            Err(_) => format!("{version}+unreadable"),
+        }
+    })
+}
+
+/// The hash of a file's bytes, read in chunks (through the capped, regular-file-only open).
+fn hash_file(path: &Path) -> Result<u64, String> {
+    use std::hash::Hasher;
+    use std::io::Read;
+    let (file, _) = crate::files::open_regular(path, MAX_EXECUTABLE_BYTES)
+        .map_err(|error| error.to_string())?;
+    let mut reader = file.take(MAX_EXECUTABLE_BYTES);
+    // SipHash's `write` is a byte stream: how the reads split the file does not matter.
+    let mut hasher = std::hash::DefaultHasher::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => return Ok(hasher.finish()),
+            Ok(read) => hasher.write(&buffer[..read]),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error.to_string()),
+        }
+    }
+}
+
+/// The settings file's text: `key = value` lines, then the hamle build that writes it
+/// (`hamle_build`) unless the lines name one already: a merge keeps its shards' build,
+/// which played the games.
 pub fn settings_text(settings: &[(String, String)]) -> String {
     let mut text = String::from("# hamle match settings; --resume must give the same\n");
     for (key, value) in settings {
         text.push_str(&format!("{key} = {}\n", clean(value)));
+    }
+    if !settings.iter().any(|(key, _)| key == BUILD_KEY) {
+        text.push_str(&format!("{BUILD_KEY} = {}\n", build_id()));
     }
     text
 }
@@ -286,7 +338,11 @@ pub fn check_settings(
     }
     let text = folder::read_text(path).map_err(io_error(path))?;
     let old = read_settings(&text);
-    let new = read_settings(&settings_text(settings));
+    let mut new = read_settings(&settings_text(settings));
+    // A folder written before hamle recorded its build resumes as it did.
+    if !old.contains_key(BUILD_KEY) {
+        new.remove(BUILD_KEY);
+    }
     let mut differences = Vec::new();
     for key in old
         .keys()
@@ -294,8 +350,13 @@ pub fn check_settings(
     {
         let (was, now) = (old.get(key), new.get(key));
         if was != now {
+            let why = if key == BUILD_KEY {
+                " (another hamle build started it: a resumed run would mix the games of two builds; resume it with that build, or start a new --out)"
+            } else {
+                ""
+            };
             differences.push(format!(
-                "{key} was '{}', now '{}'",
+                "{key} was '{}', now '{}'{why}",
                 was.map_or("", String::as_str),
                 now.map_or("", String::as_str)
             ));

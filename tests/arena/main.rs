@@ -9,6 +9,7 @@ mod support;
 mod bad_settings;
 mod bots;
 mod clock;
+mod expect;
 mod folders;
 mod games;
 mod hostile_files;

@@ -1,8 +1,8 @@
 //! `hamle match --shard I/N` and `hamle match merge`: a match played in three shards and
 //! merged is the whole match's folder, file for file (with and without `--sprt`); shards
-//! of another match, missing, overlapping or unfinished shards and a used OUT are refused
-//! with one line, nothing written. Bots: hamle's Mangala engine at 2,000 nodes (instant,
-//! deterministic).
+//! of another match, missing, overlapping or unfinished shards, shards of different hamle
+//! builds (matches and ladders) and a used OUT are refused with one line, nothing written.
+//! Bots: hamle's Mangala engine at 2,000 nodes (instant, deterministic).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -181,5 +181,87 @@ fn a_resumed_shard_refuses_a_line_of_another_shards_pair() {
     let output = play(&out, "m2", &["--pairs", "3", "--shard", "2/2", "--resume"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("shard was '1/2', now '2/2'"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A folder's settings file with its `hamle_build` line set to `build`; returns the line
+/// it had.
+fn forge_build(settings: &Path, build: &str) -> String {
+    let text = std::fs::read_to_string(settings).expect("settings");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("hamle_build = "))
+        .expect("the build is recorded")
+        .to_owned();
+    std::fs::write(
+        settings,
+        text.replace(&line, &format!("hamle_build = {build}")),
+    )
+    .expect("write");
+    line
+}
+
+#[test]
+fn shards_of_different_hamle_builds_are_refused_naming_both() {
+    let dir = scratch("shards", "builds");
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    ok(&play(&one, "m2", &["--pairs", "2", "--shard", "1/2"]));
+    ok(&play(&two, "m2", &["--pairs", "2", "--shard", "2/2"]));
+    let ours = forge_build(&two.join("match.txt"), "0.0.1+0123456789abcdef");
+    let ours = ours.trim_start_matches("hamle_build = ");
+    assert!(
+        regex::Regex::new(r"^\d+\.\d+\.\d+\+[0-9a-f]{16}$")
+            .expect("regex")
+            .is_match(ours),
+        "{ours}"
+    );
+    let out = dir.join("out");
+    let line = refused(&merge(&out, &[&one, &two], &[]), &out);
+    assert!(
+        line.contains(&format!("hamle_build is '{ours}' in"))
+            && line.contains("'0.0.1+0123456789abcdef' here")
+            && line.contains("different hamle builds"),
+        "{line}"
+    );
+    // Resuming a folder another build started is refused too, naming both builds.
+    let output = play(&two, "m2", &["--pairs", "2", "--shard", "2/2", "--resume"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "hamle_build was '0.0.1+0123456789abcdef', now '{ours}'"
+        )) && stderr.contains("another hamle build started it"),
+        "{stderr}"
+    );
+    // The ladder's merge compares its shards' builds the same way.
+    let ladder = |name: &str, shard: &str| {
+        let out = dir.join(name);
+        let output = Command::new(HAMLE)
+            .args(["ladder", "hamle-mangala-2k", "m2=hamle-mangala-2k"])
+            .arg("m3=hamle-mangala-2k")
+            .arg("--bots")
+            .arg(bots())
+            .arg("--out")
+            .arg(&out)
+            .args(["--pairs", "1", "--quiet", "--shard", shard])
+            .output()
+            .expect("run hamle ladder");
+        ok(&output);
+        out
+    };
+    let (first, second) = (ladder("ladder1", "1/2"), ladder("ladder2", "2/2"));
+    forge_build(&second.join("ladder.txt"), "0.0.1+0123456789abcdef");
+    let out = dir.join("ladder-out");
+    let output = Command::new(HAMLE)
+        .args(["ladder", "merge"])
+        .arg(&out)
+        .args([&first, &second])
+        .output()
+        .expect("run hamle ladder merge");
+    let line = refused(&output, &out);
+    assert!(
+        line.contains("is not a shard of the same ladder: hamle_build is"),
+        "{line}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::MatchError;
 use super::game::play_game;
 use super::settings::MatchSettings;
+use crate::arena::progress::Progress;
 use crate::arena::sprt;
 use crate::arena::store::{GameResult, ResultStore, StoreError};
 
@@ -30,7 +31,15 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         .enable_all()
         .build()
         .map_err(|error| MatchError::Invalid(format!("cannot start the async runtime: {error}")))?;
+    let progress = Progress::new(
+        settings.progress,
+        &settings.label,
+        &settings.bots[0].name,
+        finished.len() + pending.len(),
+        finished.len(),
+    );
     let shared = Arc::new(Shared {
+        progress: Mutex::new(progress),
         settings: settings.clone(),
         pending: Mutex::new(pending),
         store: Mutex::new(store),
@@ -48,6 +57,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
             let _ = task.await;
         }
     });
+    lock(&shared.progress).finish();
     if let Some(error) = lock(&shared.failure).take() {
         return Err(MatchError::Store(error));
     }
@@ -127,6 +137,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// What the workers share: the queue of pending games, the store, the results so far.
 struct Shared {
+    /// The live progress line on stderr (`crate::arena::progress`).
+    progress: Mutex<Progress>,
     settings: MatchSettings,
     pending: Mutex<std::collections::VecDeque<usize>>,
     store: Mutex<ResultStore>,
@@ -178,6 +190,7 @@ impl Shared {
     /// stop the run.
     fn finish(&self, result: GameResult, started: Instant) {
         if self.settings.progress {
+            lock(&self.progress).clear();
             println!(
                 "{}game {}/{}: {} (first) vs {} (second): {} by {}, {} moves, {:.1} s",
                 self.settings.label,
@@ -193,6 +206,7 @@ impl Shared {
         }
         let mut results = lock(&self.results);
         results.push(result);
+        lock(&self.progress).update(&results);
         // A shard's pairs are not the first ones: only the merge counts them.
         if let (Some(spec), None) = (&self.settings.sprt, self.settings.shard) {
             let (pairs, counts, status) =

@@ -212,7 +212,11 @@ mod tests {
             roller.opening();
             roller.roll();
             let third = roller.roll();
-            assert_eq!(opened.interlude(), Vec::<String>::new(), "the cube question first");
+            assert_eq!(
+                opened.interlude(),
+                Vec::<String>::new(),
+                "the cube question first"
+            );
             let seat = opened.seat_to_move();
             opened.apply(seat, "no_double").expect("no_double");
             assert_eq!(

@@ -297,7 +297,12 @@ fn tavla_dice(moves: &str) -> Vec<&str> {
 
 fn tavla_match(dir: &std::path::Path) {
     bot(dir, "t1", "tavla", &["hamle", "tavla", "--level", "greedy"]);
-    bot(dir, "t2", "tavla", &["hamle", "tavla", "--level", "pubeval"]);
+    bot(
+        dir,
+        "t2",
+        "tavla",
+        &["hamle", "tavla", "--level", "pubeval"],
+    );
 }
 
 #[test]
@@ -349,7 +354,9 @@ fn tavla_openings_start_both_games_of_a_pair_and_the_pair_dice_go_on() {
     }
     let text = record(&out, &results[2]);
     assert!(
-        text.contains("opening 2 of t.txt (line 4, --openings-order sequential): 42: 8/4 6/4; 21: 13/11 6/5;"),
+        text.contains(
+            "opening 2 of t.txt (line 4, --openings-order sequential): 42: 8/4 6/4; 21: 13/11 6/5;"
+        ),
         "{text}"
     );
     let settings = std::fs::read_to_string(out.join("match.txt")).expect("match.txt");
@@ -362,10 +369,16 @@ fn tavla_openings_start_both_games_of_a_pair_and_the_pair_dice_go_on() {
     let last = results.last().expect("a game");
     let kept = record(&out, last);
     let lines = std::fs::read_to_string(out.join("results.tsv")).expect("results");
-    let cut: Vec<&str> = lines.lines().filter(|line| !line.starts_with("game=5\t")).collect();
+    let cut: Vec<&str> = lines
+        .lines()
+        .filter(|line| !line.starts_with("game=5\t"))
+        .collect();
     std::fs::write(out.join("results.tsv"), cut.join("\n") + "\n").expect("results");
     std::fs::remove_file(out.join("games").join(&last.record)).expect("record");
-    ok(&hamle_match(&dir, &[args.as_slice(), &["--resume"]].concat()));
+    ok(&hamle_match(
+        &dir,
+        &[args.as_slice(), &["--resume"]].concat(),
+    ));
     assert_eq!(record(&out, last), kept);
 }
 
@@ -379,11 +392,11 @@ fn an_illegal_tavla_opening_is_refused_naming_its_line_and_the_default_suite_pla
             "31: 8/5 6/5\n# fine so far\n31: 8/5 6/5; 64: 24/18 13/8\n",
             "bad.txt:3: ply 2: '24/18 13/8' is not a legal play of 64 for black",
         ),
+        ("33: 8/5(2)\n", "bad.txt:1: ply 1: 33 is no opening roll"),
         (
-            "33: 8/5(2)\n",
-            "bad.txt:1: ply 1: 33 is no opening roll",
+            "31: 8/5 6/5; 7: 24/18\n",
+            "bad.txt:1: ply 2: '7' is not two dice",
         ),
-        ("31: 8/5 6/5; 7: 24/18\n", "bad.txt:1: ply 2: '7' is not two dice"),
     ];
     for (text, why) in cases {
         let suite = dir.join("bad.txt");

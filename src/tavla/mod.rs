@@ -14,7 +14,8 @@
 //!   text board, match status, result lines), `setup` (positions set from IDs or FIBS
 //!   boards), `ubgi` (the UBGI dialect), `external` (gnubg's external-player socket),
 //!   `gnubg_adapter` (gnubg's decisions behind our GTP), `gogui` (why GoGui shows no board);
-//! * `referee` (the arena's referee), `cli` (`hamle tavla`), `bench` (`hamle bench tavla`).
+//! * `referee` (the arena's referee), `opening` (its opening suites), `cli` (`hamle tavla`),
+//!   `bench` (`hamle bench tavla`).
 
 pub mod bearoff;
 pub mod bench;
@@ -35,6 +36,7 @@ pub mod mat;
 pub mod moves;
 pub mod net;
 pub mod notation;
+pub mod opening;
 pub mod player;
 pub mod pubeval;
 pub mod referee;

@@ -18,6 +18,11 @@
 //!   `63 24/18 13/10` (the dice must be the ones given) is forwarded as
 //!   `play SIDE 63 24/18 13/10`.
 //!
+//! With an opening suite (`--openings`, the `opening` room) game 0 of the match starts with
+//! the opening's plies: their dice replace the seeded draws they stand for (the roller still
+//! draws them, so every later roll is the one the pair would have had anyway), and the
+//! engines are told the plies after the setup commands, as the game would have told them.
+//!
 //! [`replay_record`] reads a record back and replays it (the `replay` room).
 
 mod replay;
@@ -101,6 +106,19 @@ impl GameSettings for TavlaMatchRules {
     fn replay_record(&self, text: &str) -> Result<Replayed, String> {
         replay_record(text).map(Replayed::boxed)
     }
+
+    fn opening_referee(&self, opening: &str, pair_seed: u64) -> Result<Box<dyn Referee>, String> {
+        let referee = super::opening::referee(*self, opening, pair_seed)?;
+        Ok(Box::new(referee))
+    }
+
+    fn default_openings(&self) -> &'static str {
+        super::opening::DEFAULT
+    }
+
+    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
+        super::opening::of_record(record, plies)
+    }
 }
 
 /// One arena game of Tavla: a match to `points` (or one money game), White in the first seat.
@@ -116,6 +134,11 @@ pub struct TavlaReferee {
     decisions: usize,
     /// Games of the match started.
     started: u64,
+    /// Dice an opening puts in place of the next draw (the opening roll's, high die to
+    /// White, or a turn's roll); the roller draws anyway, so later rolls are unchanged.
+    forced: Option<Dice>,
+    /// What told the engines the opening's plies, after the setup commands.
+    opening: Vec<String>,
 }
 
 impl SeatColors for Side {
@@ -144,6 +167,8 @@ impl TavlaReferee {
             cube_decided: false,
             decisions: 0,
             started: 0,
+            forced: None,
+            opening: Vec::new(),
         }
     }
 
@@ -165,6 +190,17 @@ impl TavlaReferee {
         !self.cube_decided && self.game.may_double(side).is_ok()
     }
 
+    /// The next die roll (or opening roll) is `dice`, not the roller's draw: how an
+    /// opening's plies get their dice.
+    pub(super) fn force_dice(&mut self, dice: Dice) {
+        self.forced = Some(dice);
+    }
+
+    /// The commands that told the engines an opening's plies, sent after the setup commands.
+    pub(super) fn set_opening_commands(&mut self, commands: Vec<String>) {
+        self.opening = commands;
+    }
+
     fn score_text(&self) -> String {
         let score = self.game.state().score;
         format!("{}-{}", score[0], score[1])
@@ -173,10 +209,12 @@ impl TavlaReferee {
 
 impl Referee for TavlaReferee {
     fn setup_commands(&self) -> Vec<String> {
-        vec![
+        let mut commands = vec![
             format!("new_match {}", self.rules.points),
             "crawford on".to_owned(),
-        ]
+        ];
+        commands.extend(self.opening.iter().cloned());
+        commands
     }
 
     fn interlude(&mut self) -> Vec<String> {
@@ -187,7 +225,11 @@ impl Referee for TavlaReferee {
         if matches!(self.game.phase(), Phase::Opening | Phase::Over(_)) {
             self.roller = Roller::new(derive_seed(self.seed, self.started));
             self.started += 1;
-            let (white, black) = self.roller.opening();
+            let drawn = self.roller.opening();
+            let (white, black) = self
+                .forced
+                .take()
+                .map_or(drawn, |dice| (dice.high(), dice.low()));
             if self.game.start_game(white, black).is_ok() {
                 commands.push(format!("new_game {white} {black}"));
                 self.cube_decided = false;
@@ -196,7 +238,8 @@ impl Referee for TavlaReferee {
         if let Phase::ToRoll(side) = self.game.phase()
             && !self.cube_question(side)
         {
-            let dice = self.roller.roll();
+            let drawn = self.roller.roll();
+            let dice = self.forced.take().unwrap_or(drawn);
             if self.game.roll(side, dice).is_ok() {
                 commands.push(format!("dice {side} {} {}", dice.first(), dice.second()));
             }

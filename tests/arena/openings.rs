@@ -268,3 +268,180 @@ fn abalone_and_kulami_play_their_built_in_suites() {
         }
     }
 }
+
+/// The moves of a Tavla record's first game as one line, words parted by one space
+/// (`31: 8/5 6/5 64: 24/18 13/9 …`): the move lines without their numbers.
+fn tavla_first_game(record: &str) -> String {
+    let game = record
+        .split(" Game 1\n")
+        .nth(1)
+        .and_then(|rest| rest.split(" Game 2\n").next())
+        .expect("game 1");
+    let words: Vec<&str> = game
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_once(") "))
+        .flat_map(|(_, entries)| entries.split_whitespace())
+        .collect();
+    words.join(" ")
+}
+
+/// The dice of a game's rolls, in order (`64` of `64: 24/18 13/9`).
+fn tavla_dice(moves: &str) -> Vec<&str> {
+    moves
+        .split(' ')
+        .filter_map(|word| word.strip_suffix(':'))
+        .filter(|dice| dice.len() == 2 && dice.bytes().all(|b| (b'1'..=b'6').contains(&b)))
+        .collect()
+}
+
+fn tavla_match(dir: &std::path::Path) {
+    bot(dir, "t1", "tavla", &["hamle", "tavla", "--level", "greedy"]);
+    bot(
+        dir,
+        "t2",
+        "tavla",
+        &["hamle", "tavla", "--level", "pubeval"],
+    );
+}
+
+#[test]
+fn tavla_openings_start_both_games_of_a_pair_and_the_pair_dice_go_on() {
+    let dir = scratch("openings", "tavla");
+    tavla_match(&dir);
+    let suite = dir.join("t.txt");
+    std::fs::write(
+        &suite,
+        "# two openings\n31: 8/5 6/5; 64: 24/18 13/9\n\n42: 8/4 6/4; 21: 13/11 6/5;\n",
+    )
+    .expect("suite");
+    let out = dir.join("m");
+    let args = [
+        "t1",
+        "t2",
+        "--points",
+        "0",
+        "--pairs",
+        "3",
+        "--openings",
+        suite.to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+    ];
+    ok(&hamle_match(&dir, &args));
+    let results = sorted_results(&out);
+    assert_eq!(results.len(), 6);
+    let wanted = [
+        "31: 8/5 6/5 64: 24/18 13/9 ",
+        "42: 8/4 6/4 21: 13/11 6/5 ",
+        "31: 8/5 6/5 64: 24/18 13/9 ",
+    ];
+    for pair in results.chunks(2) {
+        let games: Vec<String> = pair
+            .iter()
+            .map(|result| tavla_first_game(&record(&out, result)))
+            .collect();
+        let opening = wanted[pair[0].game / 2];
+        for game in &games {
+            assert!(game.starts_with(opening), "{opening} {game}");
+        }
+        // After the opening both games roll the pair seed's dice, one sequence: the
+        // shorter game's dice are the longer one's first.
+        let dice = [tavla_dice(&games[0]), tavla_dice(&games[1])];
+        let shorter = dice[0].len().min(dice[1].len());
+        assert!(shorter > 4, "{dice:?}");
+        assert_eq!(dice[0][..shorter], dice[1][..shorter]);
+    }
+    let text = record(&out, &results[2]);
+    assert!(
+        text.contains(
+            "opening 2 of t.txt (line 4, --openings-order sequential): 42: 8/4 6/4; 21: 13/11 6/5;"
+        ),
+        "{text}"
+    );
+    let settings = std::fs::read_to_string(out.join("match.txt")).expect("match.txt");
+    assert!(
+        settings.contains("opening.1 = 2: 31: 8/5 6/5; 64: 24/18 13/9\n"),
+        "{settings}"
+    );
+    resumes_as_is(&dir, &args);
+    // The last game lost: --resume plays it again from its opening, the same game.
+    let last = results.last().expect("a game");
+    let kept = record(&out, last);
+    let lines = std::fs::read_to_string(out.join("results.tsv")).expect("results");
+    let cut: Vec<&str> = lines
+        .lines()
+        .filter(|line| !line.starts_with("game=5\t"))
+        .collect();
+    std::fs::write(out.join("results.tsv"), cut.join("\n") + "\n").expect("results");
+    std::fs::remove_file(out.join("games").join(&last.record)).expect("record");
+    ok(&hamle_match(
+        &dir,
+        &[args.as_slice(), &["--resume"]].concat(),
+    ));
+    assert_eq!(record(&out, last), kept);
+}
+
+#[test]
+fn an_illegal_tavla_opening_is_refused_naming_its_line_and_the_default_suite_plays() {
+    let dir = scratch("openings", "tavla-bad");
+    tavla_match(&dir);
+    let out = dir.join("m");
+    let cases = [
+        (
+            "31: 8/5 6/5\n# fine so far\n31: 8/5 6/5; 64: 24/18 13/8\n",
+            "bad.txt:3: ply 2: '24/18 13/8' is not a legal play of 64 for black",
+        ),
+        ("33: 8/5(2)\n", "bad.txt:1: ply 1: 33 is no opening roll"),
+        (
+            "31: 8/5 6/5; 7: 24/18\n",
+            "bad.txt:1: ply 2: '7' is not two dice",
+        ),
+    ];
+    for (text, why) in cases {
+        let suite = dir.join("bad.txt");
+        std::fs::write(&suite, text).expect("suite");
+        let output = hamle_match(
+            &dir,
+            &[
+                "t1",
+                "t2",
+                "--openings",
+                suite.to_str().expect("path"),
+                "--out",
+                out.to_str().expect("path"),
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!out.exists(), "nothing written");
+    }
+    ok(&hamle_match(
+        &dir,
+        &[
+            "t1",
+            "t2",
+            "--points",
+            "0",
+            "--openings",
+            "default",
+            "--out",
+            out.to_str().expect("path"),
+        ],
+    ));
+    let suite = hamle::tavla::opening::DEFAULT;
+    let first = suite
+        .lines()
+        .find(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .expect("an opening");
+    let opening: Vec<&str> = first
+        .split([';', ' '])
+        .filter(|word| !word.is_empty())
+        .collect();
+    for result in sorted_results(&out) {
+        let game = tavla_first_game(&record(&out, &result));
+        assert!(game.starts_with(&opening.join(" ")), "{first}: {game}");
+    }
+}

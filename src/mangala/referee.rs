@@ -193,9 +193,12 @@ impl MangalaReferee {
         }
     }
 
+    /// The current set's start: an opening's moves are told to the engines after it, so
+    /// the engines must not be set to the position the opening already reached.
     fn start_command(&self) -> String {
-        let game = self.current();
-        format!("set_position {}", game.position())
+        let mut start = self.current().clone();
+        while start.undo() {}
+        format!("set_position {}", start.position())
     }
 
     /// Results of the finished sets (the current one included once over).

@@ -21,6 +21,19 @@ fn first_set_pits(record: &str) -> Vec<String> {
         .collect()
 }
 
+/// An opening told to the engines must leave them in the referee's position: no game may
+/// end by an engine's error or an illegal move.
+fn assert_played_out(results: &[hamle::arena::store::GameResult]) {
+    for result in results {
+        assert!(
+            !result.reason.contains("error") && !result.reason.contains("illegal"),
+            "game {}: {}",
+            result.game + 1,
+            result.reason
+        );
+    }
+}
+
 fn mangala_match(dir: &std::path::Path) {
     bot(dir, "m1", "mangala", &mangala_engine("300"));
     bot(dir, "m2", "mangala", &mangala_engine("600"));
@@ -48,6 +61,7 @@ fn openings_are_applied_to_both_games_of_a_pair() {
     ok(&hamle_match(&dir, &args));
     let results = sorted_results(&out);
     assert_eq!(results.len(), 6);
+    assert_played_out(&results);
     let wanted = [["3", "6"].as_slice(), &["1", "2", "4"], &["3", "6"]];
     for result in &results {
         let text = record(&out, result);
@@ -213,7 +227,7 @@ fn go_reads_move_lists_and_sgf_handicaps() {
 }
 
 #[test]
-fn abalone_and_kulami_play_their_built_in_suites() {
+fn abalone_kulami_and_mangala_play_their_built_in_suites() {
     let dir = scratch("openings", "default");
     bot(
         &dir,
@@ -229,7 +243,13 @@ fn abalone_and_kulami_play_their_built_in_suites() {
     );
     bot(&dir, "k1", "kulami", &["hamle", "kulami", "--nodes", "50"]);
     bot(&dir, "k2", "kulami", &["hamle", "kulami", "--nodes", "80"]);
-    for (bots, game) in [(["a1", "a2"], "abalone"), (["k1", "k2"], "kulami")] {
+    mangala_match(&dir);
+    let games = [
+        (["a1", "a2"], "abalone"),
+        (["k1", "k2"], "kulami"),
+        (["m1", "m2"], "mangala"),
+    ];
+    for (bots, game) in games {
         let out = dir.join(game);
         ok(&hamle_match(
             &dir,
@@ -256,8 +276,14 @@ fn abalone_and_kulami_play_their_built_in_suites() {
             .split_whitespace()
             .filter(|w| !w.contains('/'))
             .collect();
-        for result in sorted_results(&out) {
+        let results = sorted_results(&out);
+        assert_played_out(&results);
+        for result in results {
             let text = record(&out, &result);
+            if game == "mangala" {
+                assert_eq!(first_set_pits(&text)[..moves.len()], moves, "{text}");
+                continue;
+            }
             let body = text.split("\n\n").nth(1).expect("moves");
             let played: Vec<&str> = body
                 .split_whitespace()

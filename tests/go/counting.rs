@@ -80,7 +80,11 @@ fn judged(rules: RuleSet, komi: f32, diagram: &str, commands: &[&str]) -> Vec<St
         .expect("utf-8 output")
         .split("\n\n")
         .filter(|a| !a.is_empty())
-        .map(|a| a.trim_start_matches("= ").trim_start_matches('=').to_owned())
+        .map(|a| {
+            a.trim_start_matches("= ")
+                .trim_start_matches('=')
+                .to_owned()
+        })
         .collect();
     answers[answers.len() - commands.len()..].to_vec()
 }

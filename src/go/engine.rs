@@ -536,8 +536,8 @@ impl GoEngine {
     }
 
     fn final_score(&mut self) -> String {
-        let dead = self.judge().dead.clone();
-        self.game.final_score(&dead).to_string()
+        let judgement = self.judge().clone();
+        judgement.final_score(&self.game).to_string()
     }
 
     fn final_status_list(&mut self, status: StoneStatus) -> String {
@@ -583,8 +583,8 @@ impl GoEngine {
     /// The game so far as an SGF record, with the result once two passes have ended it.
     fn record(&mut self) -> GoRecord {
         let result = if self.game.is_over() {
-            let dead = self.judge().dead.clone();
-            Some(self.game.final_score(&dead).to_string())
+            let judgement = self.judge().clone();
+            Some(judgement.final_score(&self.game).to_string())
         } else {
             None
         };

@@ -8,7 +8,7 @@ use super::board::{Board, BoardSizeError, PlayOutcome, Point, side_to_move_key};
 use super::color::Color;
 use super::notation::{MoveVertex, Vertex};
 use super::rules::{KoRule, Rules, Scoring};
-use super::score::{FinalScore, ScoreBreakdown};
+use super::score::{FinalScore, ScoreBreakdown, Status};
 
 /// Why a move is illegal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -502,19 +502,31 @@ impl Game {
     /// Counts the position under the rules' scoring, with the stones on `dead` taken
     /// off as prisoners (vertices without a stone are ignored).
     pub fn score(&self, dead: &[Vertex]) -> ScoreBreakdown {
-        self.score_with(self.rules.scoring, dead)
+        self.score_judged(dead, &[])
+    }
+
+    /// As [`Game::score`], and under territory scoring the eyes of the stones on `seki`
+    /// count for nobody (the Japanese rules' seki).
+    pub fn score_judged(&self, dead: &[Vertex], seki: &[Vertex]) -> ScoreBreakdown {
+        self.score_with(self.rules.scoring, dead, seki)
     }
 
     /// Counts the position under `scoring`, komi and the rules' handicap compensation
     /// included.
-    pub fn score_with(&self, scoring: Scoring, dead: &[Vertex]) -> ScoreBreakdown {
-        let dead: Vec<Point> = dead
-            .iter()
-            .filter_map(|&v| self.board.try_point(v))
-            .collect();
+    fn score_with(&self, scoring: Scoring, dead: &[Vertex], seki: &[Vertex]) -> ScoreBreakdown {
+        let points = |vertices: &[Vertex]| -> Vec<Point> {
+            vertices
+                .iter()
+                .filter_map(|&v| self.board.try_point(v))
+                .collect()
+        };
+        let (dead, seki) = (points(dead), points(seki));
         ScoreBreakdown::new(
             &self.board,
-            &dead,
+            Status {
+                dead: &dead,
+                seki: &seki,
+            },
             scoring,
             self.prisoners,
             self.komi,
@@ -524,7 +536,7 @@ impl Game {
 
     /// Tromp–Taylor: area scoring with every stone on the board counted alive.
     pub fn tromp_taylor_score(&self) -> ScoreBreakdown {
-        self.score_with(Scoring::Area, &[])
+        self.score_with(Scoring::Area, &[], &[])
     }
 
     /// The result under the rules' scoring, as GTP's `final_score` reports it.

@@ -3,9 +3,10 @@
 //! Which stones are dead is not decided here (the player finds them by playouts); this
 //! module only counts once they are known.
 //!
-//! Territory is every empty region bordered by one colour only, seki or not: the Japanese
-//! exception that eyes in seki are not territory is not applied (it needs life-and-death
-//! judgement, which belongs with the dead-stone finder).
+//! Territory is every empty region bordered by live stones of one colour only. Under
+//! territory scoring (the Japanese rules) a region that a group in seki borders is nobody's:
+//! eyes in seki are not territory. Which stones are in seki is the dead-stone finder's
+//! judgement too; area scoring counts the eyes of a seki as any other.
 
 use std::fmt;
 
@@ -31,6 +32,18 @@ impl Ownership {
     /// Counts `board` with the stones on `dead` points taken off (empty points in
     /// `dead` are ignored).
     pub fn new(board: &Board, dead: &[Point]) -> Ownership {
+        Ownership::with_seki(board, dead, &[])
+    }
+
+    /// As [`Ownership::new`], and a region that a stone on a `seki` point borders is
+    /// nobody's, as the Japanese rules count the eyes of a seki.
+    pub fn with_seki(board: &Board, dead: &[Point], seki: &[Point]) -> Ownership {
+        let mut in_seki = [false; MAX_POINTS];
+        for &p in seki {
+            if board.is_on_board(p) && board.get(p).is_some() {
+                in_seki[p.index()] = true;
+            }
+        }
         let mut is_dead = [false; MAX_POINTS];
         let mut own = Ownership {
             owner: [None; MAX_POINTS],
@@ -64,6 +77,7 @@ impl Ownership {
             region.push(p);
             visited[p.index()] = true;
             let mut borders = [false; 2];
+            let mut borders_seki = false;
             let mut i = 0;
             while i < region.len() {
                 let q = region[i];
@@ -73,7 +87,10 @@ impl Ownership {
                         continue;
                     }
                     match live(r) {
-                        Some(c) => borders[c.index()] = true,
+                        Some(c) => {
+                            borders[c.index()] = true;
+                            borders_seki |= in_seki[r.index()];
+                        }
                         None if !visited[r.index()] => {
                             visited[r.index()] = true;
                             region.push(r);
@@ -83,6 +100,7 @@ impl Ownership {
                 }
             }
             let owner = match borders {
+                _ if borders_seki => None,
                 [true, false] => Some(Color::Black),
                 [false, true] => Some(Color::White),
                 _ => None,
@@ -103,6 +121,14 @@ impl Ownership {
     }
 }
 
+/// The end-of-game status of stones that counting needs: those taken off as dead and
+/// those that live in seki.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Status<'a> {
+    pub dead: &'a [Point],
+    pub seki: &'a [Point],
+}
+
 /// Everything that goes into a final score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreBreakdown {
@@ -121,16 +147,22 @@ pub struct ScoreBreakdown {
 }
 
 impl ScoreBreakdown {
-    /// Counts `board` under `scoring`; `prisoners[c]` are the stones colour `c` captured.
+    /// Counts `board` under `scoring`, the stones on `dead` taken off and, under
+    /// territory scoring, the regions that stones on `seki` border left to nobody;
+    /// `prisoners[c]` are the stones colour `c` captured.
     pub fn new(
         board: &Board,
-        dead: &[Point],
+        status: Status<'_>,
         scoring: Scoring,
         prisoners: [u32; 2],
         komi: f32,
         handicap_compensation: f32,
     ) -> ScoreBreakdown {
-        let own = Ownership::new(board, dead);
+        let seki = match scoring {
+            Scoring::Territory => status.seki,
+            Scoring::Area => &[],
+        };
+        let own = Ownership::with_seki(board, status.dead, seki);
         ScoreBreakdown {
             scoring,
             stones: own.stones,

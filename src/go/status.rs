@@ -10,19 +10,33 @@ use crate::go::board::{Board, MAX_POINTS, Point};
 use crate::go::game::Game;
 use crate::go::player::{self, SearchLimits, SearchRequest};
 use crate::go::rules::{RuleSet, Rules};
-use crate::go::score::Ownership;
+use crate::go::score::{FinalScore, Ownership};
 use crate::go::{Color, MoveVertex, Vertex};
 
 /// Playouts of each of the two searches that judge dead stones for `final_score`,
-/// `final_status_list` and `hamle-ownership`: about half a second a search on 19×19.
-/// On GNU Go's finished level-1 self-play games (`tests/interop/gnugo_scoring.rs`) they agree
-/// with GNU Go's score in 195 of 200 on 9×9; 15,000 playouts settled one of twelve
-/// disputed 13×13 games and unsettled another, so more would buy little.
-const JUDGE_PLAYOUTS: u64 = 5_000;
+/// `final_status_list` and `hamle-ownership` on 19×19 (about two seconds a search); smaller
+/// boards get as many a point, and never fewer than [`JUDGE_PLAYOUTS_MIN`]. On GNU Go's
+/// counting suite (`score.tst`, 19×19 amateur games that end with large dead groups on
+/// the board) 5,000 left groups of twenty stones and more half alive; 20,000 settle all
+/// but one of those games.
+const JUDGE_PLAYOUTS_19: u64 = 20_000;
 
-/// A chain is dead when its opponent owns its points by more than this (ownership from
-/// -1 to +1, so in more than 65 % of the playouts).
-const JUDGE_MARGIN: f32 = 0.3;
+/// The fewest playouts a judging search gets: 9×9 keeps the budget that agrees with
+/// GNU Go's count of its finished level-1 self-play games (`tests/interop/gnugo_scoring.rs`,
+/// 40 of 40).
+const JUDGE_PLAYOUTS_MIN: u64 = 5_000;
+
+/// The playouts of each judging search on a `size`×`size` board.
+fn judge_playouts(size: usize) -> u64 {
+    let points = (size * size) as u64;
+    (JUDGE_PLAYOUTS_19 * points / 361).max(JUDGE_PLAYOUTS_MIN)
+}
+
+/// A chain is dead when its opponent, moving first, owns its points in more playouts
+/// than its owner does (ownership from -1 to +1). Any margin above zero left the large
+/// dead groups of `score.tst` (owned by the opponent in 52 to 60 % of the playouts: the
+/// playouts' owner makes eyes that the opponent does not answer) on the board.
+const JUDGE_MARGIN: f32 = 0.0;
 
 /// A point's status at the end of the game, as `final_status_list` names it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -101,6 +115,12 @@ impl Judgement {
             seki,
             ownership,
         }
+    }
+
+    /// The count of `game` (the position judged) with the dead stones taken off and,
+    /// under territory scoring, the eyes of the stones in seki left to nobody.
+    pub(crate) fn final_score(&self, game: &Game) -> FinalScore {
+        game.score_judged(&self.dead, &self.seki).result()
     }
 
     /// The stones of `status` on `board`, in vertex order (`final_status_list`).
@@ -184,7 +204,8 @@ fn judge_chains(board: &Board, black_first: &[f32], white_first: &[f32]) -> (Vec
 }
 
 /// By [`Point::index`], the live stones in seki: the chains next to a shared liberty
-/// that live chains of both colours touch and neither side can fill.
+/// that live chains of both colours touch and neither side can fill, and with them every
+/// chain of their group ([`spread_over_eyes`]).
 fn seki_flags(board: &Board, is_dead: &[bool], len: usize) -> Vec<bool> {
     let live = |q: Point| board.get(q).filter(|_| !is_dead[q.index()]);
     let mut in_seki = vec![false; len];
@@ -205,10 +226,69 @@ fn seki_flags(board: &Board, is_dead: &[bool], len: usize) -> Vec<bool> {
             }
         }
     }
+    spread_over_eyes(board, is_dead, &mut in_seki);
     in_seki
 }
 
-/// Final-position ownership over a search of [`JUDGE_PLAYOUTS`] from `game`'s position
+/// Marks in seki the live chains that share an eye with a chain in seki: the chains
+/// around a region of empty points and dead stones that live stones of one colour only
+/// border are one group, and a group lives in seki as a whole (GNU Go counts a seki so,
+/// and under the Japanese rules none of its eyes is territory). Regions that both
+/// colours border (the shared liberties, dame) join nothing.
+fn spread_over_eyes(board: &Board, is_dead: &[bool], in_seki: &mut [bool]) {
+    let live = |q: Point| board.get(q).filter(|_| !is_dead[q.index()]);
+    let mut region_of = vec![usize::MAX; in_seki.len()];
+    let mut regions: Vec<Vec<Point>> = Vec::new();
+    for p in board.points() {
+        if live(p).is_some() || region_of[p.index()] != usize::MAX {
+            continue;
+        }
+        // The region of non-live points around p, and the live stones beside it.
+        let id = regions.len();
+        let mut region = vec![p];
+        region_of[p.index()] = id;
+        let mut i = 0;
+        while i < region.len() {
+            let q = region[i];
+            i += 1;
+            for r in board.neighbors(q) {
+                if board.is_on_board(r) && live(r).is_none() && region_of[r.index()] == usize::MAX {
+                    region_of[r.index()] = id;
+                    region.push(r);
+                }
+            }
+        }
+        regions.push(region);
+    }
+    let borders = |region: &[Point]| -> Vec<Point> {
+        region
+            .iter()
+            .flat_map(|&q| board.neighbors(q))
+            .filter(|&r| board.is_on_board(r) && live(r).is_some())
+            .collect()
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for region in &regions {
+            let stones = borders(region);
+            let one_colour = stones.windows(2).all(|w| live(w[0]) == live(w[1]));
+            if !one_colour || !stones.iter().any(|q| in_seki[q.index()]) {
+                continue;
+            }
+            for &q in &stones {
+                if !in_seki[q.index()] {
+                    changed = true;
+                    for stone in board.chain_stones(q) {
+                        in_seki[stone.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Final-position ownership over a search of [`judge_playouts`] from `game`'s position
 /// with `color` to move: one thread and the engine's seed, so the judgement is the same
 /// on every run. Nothing ends the game at the root (a pass there does not end it, and
 /// the search never resigns), so the search plays the position out.
@@ -217,7 +297,7 @@ fn search_ownership(game: &Game, color: Color, seed: u64) -> Vec<f32> {
     let history = game.superko_keys();
     let request = SearchRequest {
         limits: SearchLimits {
-            playouts: Some(JUDGE_PLAYOUTS),
+            playouts: Some(judge_playouts(game.board().size())),
             deadline: None,
         },
         seed,

@@ -5,6 +5,7 @@
 mod support;
 
 mod analysis;
+mod counting;
 mod gtp;
 mod hostile_input;
 mod interrupt;
@@ -12,4 +13,5 @@ mod invariants;
 mod regression;
 mod reuse;
 mod rules;
+mod score_suite;
 mod sgf_roundtrip;

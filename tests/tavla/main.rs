@@ -11,4 +11,5 @@ mod hostile;
 mod invariants;
 mod replay;
 mod rules;
+mod net_pinned;
 mod weights_files;

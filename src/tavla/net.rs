@@ -123,28 +123,49 @@ impl Inputs {
 }
 
 /// Of the 36 rolls, how many move a checker of `mover` on its point `from` (25: the bar) by
-/// the whole roll past the points `blocker` holds (gnubg's "escapes"): the landing point is
-/// open and the two dice are not both blocked as the first step. Doubles count as two dice;
-/// only the 12 points ahead are looked at.
+/// the whole roll past the points the other side holds (gnubg's "escapes"): the landing point
+/// is open and the two dice are not both blocked as the first step. Doubles count as two
+/// dice; only the 12 points ahead are looked at.
 fn escapes(board: &Board, mover: Side, from: usize) -> u8 {
     let blocker = board.row(mover.other());
     // Bit i: the point i + 1 ahead of `from` (in mover's numbering) is held by `blocker`.
-    let mut blocked = 0u16;
+    let mut blocked = 0usize;
     for ahead in 1..=from.saturating_sub(1).min(12) {
         if blocker[24 - (from - ahead)] >= 2 {
             blocked |= 1 << (ahead - 1);
         }
     }
-    let held = |ahead: usize| blocked & (1 << (ahead - 1)) != 0;
-    let mut total = 0;
-    for high in 1..=6usize {
-        for low in 1..=high {
-            if !held(high + low) && !(held(high) && held(low)) {
-                total += if high == low { 1 } else { 2 };
+    ESCAPES[blocked]
+}
+
+/// [`escapes`] for each pattern of the 12 points ahead held or not (bit i: i + 1 ahead),
+/// computed at compile time: the features are counted for every evaluation.
+const ESCAPES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut blocked = 0;
+    while blocked < 4096 {
+        let mut total = 0;
+        let mut high = 1;
+        while high <= 6 {
+            let mut low = 1;
+            while low <= high {
+                let stopped = held(blocked, high) && held(blocked, low);
+                if !held(blocked, high + low) && !stopped {
+                    total += if high == low { 1 } else { 2 };
+                }
+                low += 1;
             }
+            high += 1;
         }
+        table[blocked] = total;
+        blocked += 1;
     }
-    total
+    table
+};
+
+/// Whether the point `ahead` points ahead is held in the pattern `blocked` of [`ESCAPES`].
+const fn held(blocked: usize, ahead: usize) -> bool {
+    blocked & (1 << (ahead - 1)) != 0
 }
 
 /// [`escapes`] of `side`'s rearmost checker (36 when it has none behind the other side).
@@ -691,7 +712,10 @@ mod tests {
         let mut larger = net.to_bytes();
         larger[8..12].copy_from_slice(&(HIDDEN as u32 + 1).to_le_bytes());
         let refused = Net::from_bytes_widening(&larger, 9).expect_err("larger");
-        assert!(refused.contains("can widen only a smaller one"), "{refused}");
+        assert!(
+            refused.contains("can widen only a smaller one"),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -705,9 +729,7 @@ mod tests {
         let mut rows = [[0u8; 25]; 2];
         rows[0][23] = 1;
         // Black's points 2 to 7 are white's 18 to 23: a six-prime just in front.
-        for point in 1..=6 {
-            rows[1][point] = 2;
-        }
+        rows[1][1..=6].fill(2);
         let board = Board::from_rows(rows).expect("board");
         assert_eq!(back_escapes(&board, Side::White), 0);
         assert_eq!(containment(&board, Side::Black), 1.0);

@@ -132,7 +132,7 @@ fn run_choose(args: &ChooseArgs) -> io::Result<()> {
     Ok(())
 }
 
-/// The largest weights file read: the net's are 67 KiB, so 1 MiB leaves room for a larger
+/// The largest weights file read: the net's are 111 KiB, so 1 MiB leaves room for a larger
 /// net and still refuses a wrong file (or a FIFO, a device) at once.
 pub const MAX_WEIGHTS_BYTES: u64 = 1024 * 1024;
 

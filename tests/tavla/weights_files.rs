@@ -1,7 +1,7 @@
-//! Weights files that are not weights (a FIFO, a device, a huge, missing, cut-short or
-//! corrupt file), where a user names them (`hamle tavla choose
+//! Weights files that are not weights, where a user names them (`hamle tavla choose
 //! --weights`, `train --start`, `duel --weights-first`): a FIFO, a device and a 100 MB file
-//! are refused at once with one line naming the file and the limit; nothing blocks.
+//! are refused at once with one line naming the file and the limit; a missing, cut-short or
+//! corrupt one with one line naming the file and what is wrong; nothing blocks or panics.
 
 use std::process::Command;
 
@@ -100,11 +100,22 @@ fn weights_missing_cut_short_or_corrupt_are_one_line_naming_the_file() {
     for (path, problem) in cases {
         for args in [
             vec!["choose", "net", "--weights", path],
-            vec!["duel", "net2", "net", "--games", "2", "--weights-second", path],
+            vec![
+                "duel",
+                "net2",
+                "net",
+                "--games",
+                "2",
+                "--weights-second",
+                path,
+            ],
             vec!["train", "--games", "1", "--start", path, "--out", &out],
         ] {
             let stderr = refused(&args);
-            assert!(stderr.starts_with(&format!("hamle: ERROR {path}: ")), "{stderr}");
+            assert!(
+                stderr.starts_with(&format!("hamle: ERROR {path}: ")),
+                "{stderr}"
+            );
             assert!(stderr.contains(problem), "{args:?}: {stderr}");
         }
     }

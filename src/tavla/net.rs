@@ -12,13 +12,14 @@ use rand_chacha::ChaCha20Rng;
 use super::board::{BAR, Board, Side};
 
 /// Hidden units.
-pub const HIDDEN: usize = 80;
+pub const HIDDEN: usize = 128;
 /// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
 pub const OUTPUTS: usize = 5;
 /// Per side: 4 units for each of 24 points, the bar, borne-off checkers.
 const PER_SIDE: usize = 24 * 4 + 2;
-/// Hand-made features after the two sides' raw inputs.
-const FEATURES: usize = 12;
+/// Hand-made features after the two sides' raw inputs (the last eight were added to a
+/// trained 12-feature net by [`Net::from_bytes_widening`], so they come last).
+const FEATURES: usize = 20;
 /// Input units.
 pub const INPUTS: usize = 2 * PER_SIDE + FEATURES;
 
@@ -107,8 +108,94 @@ impl Inputs {
         inputs.push(f + 9, f32::from(home_points(board.row(them))) / 6.0);
         inputs.push(f + 10, f32::from(back_checkers(board.row(me))) / 15.0);
         inputs.push(f + 11, f32::from(back_checkers(board.row(them))) / 15.0);
+        if !race {
+            inputs.push(f + 12, f32::from(back_escapes(board, me)) / 36.0);
+            inputs.push(f + 13, f32::from(back_escapes(board, them)) / 36.0);
+            inputs.push(f + 14, containment(board, me));
+            inputs.push(f + 15, containment(board, them));
+        }
+        inputs.push(f + 16, f32::from(blots(board.row(me))) / 5.0);
+        inputs.push(f + 17, f32::from(blots(board.row(them))) / 5.0);
+        inputs.push(f + 18, if anchored(board.row(me)) { 1.0 } else { 0.0 });
+        inputs.push(f + 19, if anchored(board.row(them)) { 1.0 } else { 0.0 });
         inputs
     }
+}
+
+/// Of the 36 rolls, how many move a checker of `mover` on its point `from` (25: the bar) by
+/// the whole roll past the points the other side holds (gnubg's "escapes"): the landing point
+/// is open and the two dice are not both blocked as the first step. Doubles count as two
+/// dice; only the 12 points ahead are looked at.
+fn escapes(board: &Board, mover: Side, from: usize) -> u8 {
+    let blocker = board.row(mover.other());
+    // Bit i: the point i + 1 ahead of `from` (in mover's numbering) is held by `blocker`.
+    let mut blocked = 0usize;
+    for ahead in 1..=from.saturating_sub(1).min(12) {
+        if blocker[24 - (from - ahead)] >= 2 {
+            blocked |= 1 << (ahead - 1);
+        }
+    }
+    ESCAPES[blocked]
+}
+
+/// [`escapes`] for each pattern of the 12 points ahead held or not (bit i: i + 1 ahead),
+/// computed at compile time: the features are counted for every evaluation.
+const ESCAPES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut blocked = 0;
+    while blocked < 4096 {
+        let mut total = 0;
+        let mut high = 1;
+        while high <= 6 {
+            let mut low = 1;
+            while low <= high {
+                let stopped = held(blocked, high) && held(blocked, low);
+                if !held(blocked, high + low) && !stopped {
+                    total += if high == low { 1 } else { 2 };
+                }
+                low += 1;
+            }
+            high += 1;
+        }
+        table[blocked] = total;
+        blocked += 1;
+    }
+    table
+};
+
+/// Whether the point `ahead` points ahead is held in the pattern `blocked` of [`ESCAPES`].
+const fn held(blocked: usize, ahead: usize) -> bool {
+    blocked & (1 << (ahead - 1)) != 0
+}
+
+/// [`escapes`] of `side`'s rearmost checker (36 when it has none behind the other side).
+fn back_escapes(board: &Board, side: Side) -> u8 {
+    let row = board.row(side);
+    match (1..=25).rev().find(|&point| row[point - 1] > 0) {
+        Some(back) => escapes(board, side, back),
+        None => 36,
+    }
+}
+
+/// How well `side`'s points hold a checker of the other side in `side`'s home and outer
+/// board: one less the fewest escapes, as a fraction of 36, from the other side's points
+/// 15 to 24 (gnubg's "containment").
+fn containment(board: &Board, side: Side) -> f32 {
+    let fewest = (15..=24)
+        .map(|point| escapes(board, side.other(), point))
+        .min()
+        .unwrap_or(36);
+    f32::from(36 - fewest) / 36.0
+}
+
+/// Points 1–24 holding exactly one of a side's checkers.
+fn blots(row: &[u8; 25]) -> u8 {
+    row[..24].iter().filter(|&&n| n == 1).count() as u8
+}
+
+/// Whether a side holds a point (two or more) in the other side's home board.
+fn anchored(row: &[u8; 25]) -> bool {
+    row[18..24].iter().any(|&n| n >= 2)
 }
 
 /// Longest run of points 1–24 holding two or more of a side's checkers.
@@ -342,67 +429,146 @@ impl Net {
         out
     }
 
+    /// The net a weights file holds; it must have exactly this build's shape.
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+        let file = WeightsFile::parse(bytes, |dims| {
+            if dims == [INPUTS, HIDDEN, OUTPUTS] {
+                return Ok(());
+            }
+            Err(format!(
+                "the file holds a net of {dims:?} inputs, hidden units and outputs; this \
+                 build's has {:?} (a weights file from another version of hamle?)",
+                [INPUTS, HIDDEN, OUTPUTS]
+            ))
+        })?;
+        Ok(file.widened(0))
+    }
+
+    /// The net a weights file holds, where the file may be of a smaller net of the same
+    /// outputs: its inputs are this build's first ones and its hidden units the first ones.
+    /// The added inputs get zero weights and the added hidden units small random inputs
+    /// (seeded by `seed`) and zero outputs, so the widened net evaluates every position as
+    /// the file's did; training then puts the new parts to work.
+    pub fn from_bytes_widening(bytes: &[u8], seed: u64) -> Result<Net, String> {
+        let file = WeightsFile::parse(bytes, |dims| {
+            let [inputs, hidden, outputs] = dims;
+            if inputs <= INPUTS && hidden <= HIDDEN && outputs == OUTPUTS {
+                return Ok(());
+            }
+            Err(format!(
+                "the file holds a net of {dims:?} inputs, hidden units and outputs; this \
+                 build's has {:?} and can widen only a smaller one with the same outputs",
+                [INPUTS, HIDDEN, OUTPUTS]
+            ))
+        })?;
+        Ok(file.widened(seed))
+    }
+}
+
+/// A parsed weights file of any shape: its dimensions and its weights in file order.
+struct WeightsFile {
+    dims: [usize; 3],
+    values: Vec<f32>,
+}
+
+impl WeightsFile {
+    /// The largest number of inputs or hidden units a file may declare: far above any net
+    /// here, it keeps a hostile header from asking for a huge allocation.
+    const MAX_DIM: usize = 4096;
+
+    /// The file's net, whose shape `fits` must accept before its weights are read.
+    fn parse(
+        bytes: &[u8],
+        fits: impl FnOnce([usize; 3]) -> Result<(), String>,
+    ) -> Result<WeightsFile, String> {
         if bytes.len() < 16 || &bytes[..4] != MAGIC {
-            return Err("not a hamle Tavla weights file".into());
+            return Err(
+                "not a hamle Tavla weights file (it must begin with 'HTN1' and the net's shape)"
+                    .into(),
+            );
         }
         // The first four bytes of a slice: the length was checked above, and `chunks_exact(4)`
         // below gives exactly four.
         let word = |c: &[u8]| [c[0], c[1], c[2], c[3]];
-        let dim = |k: usize| u32::from_le_bytes(word(&bytes[4 + 4 * k..]));
-        let dims = [dim(0), dim(1), dim(2)].map(|d| d as usize);
-        if dims != [INPUTS, HIDDEN, OUTPUTS] {
+        let dim = |k: usize| u32::from_le_bytes(word(&bytes[4 + 4 * k..])) as usize;
+        let dims = [dim(0), dim(1), dim(2)];
+        if dims.iter().any(|&d| d == 0 || d > Self::MAX_DIM) {
+            return Err(format!("the header's shape {dims:?} is not a net's"));
+        }
+        fits(dims)?;
+        let [inputs, hidden, outputs] = dims;
+        let count = inputs * hidden + hidden + outputs * hidden + outputs;
+        if bytes.len() != 16 + 4 * count {
             return Err(format!(
-                "weights are {dims:?}, this build wants {:?}",
-                [INPUTS, HIDDEN, OUTPUTS]
+                "the file has {} bytes where a net of {dims:?} inputs, hidden units and \
+                 outputs takes {} (cut short or not a weights file)",
+                bytes.len(),
+                16 + 4 * count
             ));
         }
-        let count = INPUTS * HIDDEN + HIDDEN + OUTPUTS * HIDDEN + OUTPUTS;
-        if bytes.len() != 16 + 4 * count {
-            return Err(format!("weights file has {} bytes", bytes.len()));
-        }
-        let mut values = bytes[16..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(word(c)));
-        let mut net = Net {
-            w1: vec![[0.0; HIDDEN]; INPUTS],
-            b1: [0.0; HIDDEN],
-            w2: [[0.0; HIDDEN]; OUTPUTS],
-            b2: [0.0; OUTPUTS],
-        };
-        let slots = net
-            .w1
-            .iter_mut()
-            .flatten()
-            .chain(&mut net.b1)
-            .chain(net.w2.iter_mut().flatten())
-            .chain(&mut net.b2);
-        for (index, (slot, value)) in slots.zip(&mut values).enumerate() {
+        let mut values = Vec::with_capacity(count);
+        for (index, chunk) in bytes[16..].chunks_exact(4).enumerate() {
+            let value = f32::from_le_bytes(word(chunk));
             if !value.is_finite() || value.abs() > MAX_WEIGHT {
                 return Err(format!(
                     "weight {index} ({}) is {value}: every weight must be a finite number \
                      within ±{MAX_WEIGHT}",
-                    weight_name(index)
+                    weight_name(index, dims)
                 ));
             }
+            values.push(value);
+        }
+        Ok(WeightsFile { dims, values })
+    }
+
+    /// This build's net holding the file's weights, widened as [`Net::from_bytes_widening`]
+    /// says (callers have checked that the file's net is no larger).
+    fn widened(&self, seed: u64) -> Net {
+        let [inputs, hidden, outputs] = self.dims;
+        let mut net = Net::random(seed);
+        for row in &mut net.w1[..inputs] {
+            row[..hidden].fill(0.0);
+        }
+        for row in &mut net.w1[inputs..] {
+            row.fill(0.0);
+        }
+        net.b1 = [0.0; HIDDEN];
+        net.w2 = [[0.0; HIDDEN]; OUTPUTS];
+        net.b2 = [0.0; OUTPUTS];
+        let mut values = self.values.iter().copied();
+        for row in &mut net.w1[..inputs] {
+            for (slot, value) in row[..hidden].iter_mut().zip(&mut values) {
+                *slot = value;
+            }
+        }
+        for (slot, value) in net.b1[..hidden].iter_mut().zip(&mut values) {
             *slot = value;
         }
-        Ok(net)
+        for row in &mut net.w2[..outputs] {
+            for (slot, value) in row[..hidden].iter_mut().zip(&mut values) {
+                *slot = value;
+            }
+        }
+        for (slot, value) in net.b2[..outputs].iter_mut().zip(&mut values) {
+            *slot = value;
+        }
+        net
     }
 }
 
-/// Where the `index`th weight of a file sits, in the order [`Net::to_bytes`] writes them.
-fn weight_name(index: usize) -> String {
-    let b1_at = INPUTS * HIDDEN;
-    let w2_at = b1_at + HIDDEN;
-    let b2_at = w2_at + OUTPUTS * HIDDEN;
+/// Where the `index`th weight of a file of a net of `dims` sits, in the order
+/// [`Net::to_bytes`] writes them.
+fn weight_name(index: usize, [inputs, hidden, outputs]: [usize; 3]) -> String {
+    let b1_at = inputs * hidden;
+    let w2_at = b1_at + hidden;
+    let b2_at = w2_at + outputs * hidden;
     if index < b1_at {
-        format!("w1, input {} to hidden {}", index / HIDDEN, index % HIDDEN)
+        format!("w1, input {} to hidden {}", index / hidden, index % hidden)
     } else if index < w2_at {
         format!("b1, hidden {}", index - b1_at)
     } else if index < b2_at {
         let at = index - w2_at;
-        format!("w2, hidden {} to output {}", at % HIDDEN, at / HIDDEN)
+        format!("w2, hidden {} to output {}", at % hidden, at / hidden)
     } else {
         format!("b2, output {}", index - b2_at)
     }
@@ -505,6 +671,75 @@ mod tests {
         // A 3 to hit: 11 rolls with a 3, plus 1-2, 2-1, 1-1: 14.
         assert_eq!(shots(&board, Side::White), 14);
         assert_eq!(shots(&board, Side::Black), 0);
+    }
+
+    /// `net`'s weights file with only its first `inputs` inputs and `hidden` hidden units.
+    fn cut_down(net: &Net, inputs: usize, hidden: usize) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for n in [inputs, hidden, OUTPUTS] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        let rows = net.w1[..inputs].iter().map(|row| &row[..hidden]);
+        let w2 = net.w2.iter().map(|row| &row[..hidden]);
+        let all = rows.flatten().chain(&net.b1[..hidden]).chain(w2.flatten());
+        for w in all.chain(&net.b2) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    #[test]
+    fn a_smaller_net_widened_evaluates_as_before() {
+        // A net whose last 8 inputs and 16 hidden units do nothing is the smaller net.
+        let mut net = Net::random(4);
+        for row in &mut net.w1[INPUTS - 8..] {
+            row.fill(0.0);
+        }
+        for row in &mut net.w2 {
+            row[HIDDEN - 16..].fill(0.0);
+        }
+        let small = cut_down(&net, INPUTS - 8, HIDDEN - 16);
+        let widened = Net::from_bytes_widening(&small, 9).expect("widened");
+        assert!(Net::from_bytes(&small).is_err(), "only training widens");
+        assert_ne!(widened, net, "the new hidden units get seeded weights");
+        for board in [Board::start(), Board::start().swapped()] {
+            let inputs = Inputs::encode(&board, Side::White);
+            assert_eq!(widened.forward(&inputs), net.forward(&inputs));
+        }
+        // The same shape is read as it is; a larger one is refused.
+        let same = Net::from_bytes_widening(&net.to_bytes(), 9).expect("same shape");
+        assert_eq!(same, net);
+        let mut larger = net.to_bytes();
+        larger[8..12].copy_from_slice(&(HIDDEN as u32 + 1).to_le_bytes());
+        let refused = Net::from_bytes_widening(&larger, 9).expect_err("larger");
+        assert!(
+            refused.contains("can widen only a smaller one"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn escapes_and_containment() {
+        // Nothing in front: every roll escapes; a full prime in front: none.
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][23] = 1;
+        rows[1][17] = 14;
+        let board = Board::from_rows(rows).expect("board");
+        assert_eq!(back_escapes(&board, Side::White), 36);
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][23] = 1;
+        // Black's points 2 to 7 are white's 18 to 23: a six-prime just in front.
+        rows[1][1..=6].fill(2);
+        let board = Board::from_rows(rows).expect("board");
+        assert_eq!(back_escapes(&board, Side::White), 0);
+        assert_eq!(containment(&board, Side::Black), 1.0);
+        assert_eq!(containment(&board, Side::White), 0.0);
+        // The start: the back checkers on the 24 face points 6, 8 (and 13) of the other
+        // side, 7 and 5 away.
+        let start = Board::start();
+        let at_start = back_escapes(&start, Side::White);
+        assert!(at_start > 0 && at_start < 36, "{at_start}");
+        assert_eq!(at_start, back_escapes(&start, Side::Black));
     }
 
     #[test]

@@ -50,7 +50,8 @@ pub struct TrainArgs {
     /// Where to write the weights.
     #[arg(long)]
     pub out: PathBuf,
-    /// Start from these weights instead of random ones.
+    /// Start from these weights instead of random ones (a smaller net's are widened: see
+    /// protocol.md, Training).
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// TD(λ) trace decay.
@@ -131,16 +132,21 @@ fn run_choose(args: &ChooseArgs) -> io::Result<()> {
     Ok(())
 }
 
-/// The largest weights file read: the net's are 67 KiB, so 1 MiB leaves room for a larger
+/// The largest weights file read: the net's are 111 KiB, so 1 MiB leaves room for a larger
 /// net and still refuses a wrong file (or a FIFO, a device) at once.
 pub const MAX_WEIGHTS_BYTES: u64 = 1024 * 1024;
 
 /// Reads a weights file, refusing one that is not whole or holds a weight that is not sane
 /// ([`Net::from_bytes`]); the error names the file.
 fn load(path: &Path) -> io::Result<Net> {
+    load_with(path, Net::from_bytes)
+}
+
+/// [`load`] through `parse`.
+fn load_with(path: &Path, parse: impl FnOnce(&[u8]) -> Result<Net, String>) -> io::Result<Net> {
     let named = |e: String| format!("{}: {e}", path.display());
     let bytes = crate::files::read_capped(path, MAX_WEIGHTS_BYTES)?;
-    Net::from_bytes(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, named(e)))
+    parse(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, named(e)))
 }
 
 pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
@@ -151,7 +157,11 @@ pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         rate: args.rate,
         decay: args.decay,
     };
-    let start = args.start.as_deref().map(load).transpose()?;
+    // A smaller net's weights are widened to this build's net (protocol.md, Training).
+    let widen = |bytes: &[u8]| Net::from_bytes_widening(bytes, args.seed);
+    let start = (args.start.as_deref())
+        .map(|path| load_with(path, widen))
+        .transpose()?;
     let begun = Instant::now();
     let mut failure = None;
     let net = train::train(&options, start, |games, net| {

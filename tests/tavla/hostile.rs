@@ -228,8 +228,9 @@ fn train(start: &std::path::Path, out: &std::path::Path) -> std::process::Output
 fn training_refuses_a_start_file_with_a_nan_weight_and_names_it() {
     let dir = scratch("nan-weights");
     let mut bytes = Net::random(1).to_bytes();
-    // Weight 100 (after the 16-byte header): input 1's weight to hidden unit 20.
-    bytes[16 + 400..16 + 404].copy_from_slice(&f32::NAN.to_le_bytes());
+    // Input 1's weight to hidden unit 20 (after the 16-byte header; w1 is stored by input).
+    let index = hamle::tavla::net::HIDDEN + 20;
+    bytes[16 + 4 * index..20 + 4 * index].copy_from_slice(&f32::NAN.to_le_bytes());
     let start = dir.join("nan.bin");
     std::fs::write(&start, &bytes).expect("write the weights");
     let out = dir.join("out.bin");
@@ -238,7 +239,7 @@ fn training_refuses_a_start_file_with_a_nan_weight_and_names_it() {
     assert!(!output.status.success());
     assert!(
         stderr.contains(&format!(
-            "{}: weight 100 (w1, input 1 to hidden 20) is NaN",
+            "{}: weight {index} (w1, input 1 to hidden 20) is NaN",
             start.display()
         )),
         "{stderr}"

@@ -9,6 +9,7 @@ mod gogui;
 mod gtp;
 mod hostile;
 mod invariants;
+mod net_pinned;
 mod replay;
 mod rules;
 mod weights_files;

@@ -1,6 +1,7 @@
 //! Weights files that are not weights, where a user names them (`hamle tavla choose
 //! --weights`, `train --start`, `duel --weights-first`): a FIFO, a device and a 100 MB file
-//! are refused at once with one line naming the file and the limit; nothing blocks.
+//! are refused at once with one line naming the file and the limit; a missing, cut-short or
+//! corrupt one with one line naming the file and what is wrong; nothing blocks or panics.
 
 use std::process::Command;
 
@@ -63,6 +64,60 @@ fn weights_that_are_a_fifo_a_device_or_huge_are_refused_at_once() {
             )),
             "{stderr}"
         );
+    }
+    assert!(!std::path::Path::new(&out).exists(), "train wrote weights");
+}
+
+/// Writes `bytes` as `name` in `scratch`; its path.
+fn written(scratch: &Scratch, name: &str, bytes: &[u8]) -> String {
+    let path = scratch.0.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.display().to_string()
+}
+
+#[test]
+fn weights_missing_cut_short_or_corrupt_are_one_line_naming_the_file() {
+    let scratch = Scratch::new("tavla-weights", "corrupt");
+    let good = hamle::tavla::net::Net::builtin().to_bytes();
+    let missing = scratch.0.join("missing.bin").display().to_string();
+    let short = written(&scratch, "short.bin", &good[..good.len() - 4]);
+    let text = written(&scratch, "text.bin", b"these are not weights\n");
+    let mut nan = good.clone();
+    nan[16..20].copy_from_slice(&f32::NAN.to_le_bytes());
+    let nan = written(&scratch, "nan.bin", &nan);
+    // A larger net's header: 300 inputs where this build has fewer.
+    let mut larger = good.clone();
+    larger[4..8].copy_from_slice(&300u32.to_le_bytes());
+    let larger = written(&scratch, "larger.bin", &larger);
+    let out = scratch.0.join("out.bin").display().to_string();
+    let cases = [
+        (&missing, "No such file or directory"),
+        (&short, "cut short or not a weights file"),
+        (&text, "not a hamle Tavla weights file"),
+        (&nan, "weight 0 (w1, input 0 to hidden 0) is NaN"),
+        (&larger, "inputs, hidden units and outputs"),
+    ];
+    for (path, problem) in cases {
+        for args in [
+            vec!["choose", "net", "--weights", path],
+            vec![
+                "duel",
+                "net2",
+                "net",
+                "--games",
+                "2",
+                "--weights-second",
+                path,
+            ],
+            vec!["train", "--games", "1", "--start", path, "--out", &out],
+        ] {
+            let stderr = refused(&args);
+            assert!(
+                stderr.starts_with(&format!("hamle: ERROR {path}: ")),
+                "{stderr}"
+            );
+            assert!(stderr.contains(problem), "{args:?}: {stderr}");
+        }
     }
     assert!(!std::path::Path::new(&out).exists(), "train wrote weights");
 }

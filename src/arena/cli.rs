@@ -189,6 +189,11 @@ pub struct ArenaOptions {
     /// 0 for the other games.
     #[arg(long)]
     pub opening_plies: Option<usize>,
+    /// `on-failure`: each worker keeps one engine a bot from game to game (`clear_board`,
+    /// the seed command, the game's setup) and starts a new one only after a failure;
+    /// `per-game`: fresh engines for every game. Both play the same games.
+    #[arg(long, value_enum, default_value = "on-failure")]
+    pub restart: super::match_play::RestartPolicy,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -507,6 +512,7 @@ pub fn match_settings(
         adjudication: options.adjudicate,
         opening_plies,
         shard: None,
+        restart: options.restart,
     })
 }
 

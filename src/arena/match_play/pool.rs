@@ -1,6 +1,8 @@
 //! The worker pool of a match: checks the bots, opens (or resumes) the result store, then
 //! lets `concurrency` workers take the pending games in order, save each result as it
-//! comes, print progress, and stop starting games once the SPRT decides.
+//! comes, print progress, and stop starting games once the SPRT decides. Each worker keeps
+//! its engines from game to game (`--restart on-failure`) and asks them to quit when the
+//! games run out.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -8,6 +10,7 @@ use std::time::Instant;
 
 use super::MatchError;
 use super::game::play_game;
+use super::kept::KeptEngines;
 use super::settings::MatchSettings;
 use crate::arena::sprt;
 use crate::arena::store::{GameResult, ResultStore, StoreError};
@@ -138,9 +141,17 @@ struct Shared {
 }
 
 impl Shared {
-    /// One worker: takes the next pending game, plays it, saves it; until the queue is
-    /// empty, a save fails or the SPRT decides.
+    /// One worker: plays games with engines it keeps between them (see [`KeptEngines`]),
+    /// then asks them to quit.
     async fn work(self: Arc<Self>) {
+        let mut kept = KeptEngines::new(self.store_logs());
+        Arc::clone(&self).play_games(&mut kept).await;
+        kept.shut_down().await;
+    }
+
+    /// Takes the next pending game, plays it, saves it; until the queue is empty, a save
+    /// fails or the SPRT decides.
+    async fn play_games(self: Arc<Self>, kept: &mut KeptEngines) {
         loop {
             if lock(&self.failure).is_some()
                 || self.stopped.load(std::sync::atomic::Ordering::SeqCst)
@@ -151,7 +162,7 @@ impl Shared {
                 return;
             };
             let started = Instant::now();
-            let (result, record) = play_game(&self.settings, game, &self.store_logs()).await;
+            let (result, record) = play_game(&self.settings, game, kept).await;
             let shared = Arc::clone(&self);
             let saved = tokio::task::spawn_blocking(move || {
                 let mut store = lock(&shared.store);

@@ -74,7 +74,10 @@ fn compare(
     let mut rates = Vec::new();
     let mut played = Vec::new();
     for (label, restart) in [
-        ("kept engines (--restart on-failure)", RestartPolicy::OnFailure),
+        (
+            "kept engines (--restart on-failure)",
+            RestartPolicy::OnFailure,
+        ),
         ("fresh engines (--restart per-game)", RestartPolicy::PerGame),
     ] {
         let settings = settings(args, restart, scratch.join(restart_word(restart)))?;

@@ -4,7 +4,7 @@
 
 use super::conduct::conduct;
 use super::ending::Ending;
-use super::kept::KeptEngines;
+use super::kept::{After, KeptEngines};
 use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed, pair_seed};
 use crate::arena::store::{GameResult, Winner};
 use crate::arena::time_control::PlayerClock;
@@ -175,14 +175,21 @@ async fn play_once(
     opening: u64,
     kept: &mut KeptEngines,
 ) -> (Box<dyn Referee>, Ending, [f64; 2]) {
-    let first = match kept.engine_for(settings, Seat::First, seat_bots[0], seed).await {
+    let first = match kept
+        .engine_for(settings, Seat::First, seat_bots[0], seed)
+        .await
+    {
         Ok(engine) => engine,
         Err(fault) => return (referee, Ending::Failed(fault), [0.0; 2]),
     };
-    let second = match kept.engine_for(settings, Seat::Second, seat_bots[1], seed).await {
+    let second = match kept
+        .engine_for(settings, Seat::Second, seat_bots[1], seed)
+        .await
+    {
         Ok(engine) => engine,
         Err(fault) => {
-            kept.release(settings, seat_bots[0], first, false).await;
+            kept.release(settings, seat_bots[0], first, After::Played)
+                .await;
             return (referee, Ending::Failed(fault), [0.0; 2]);
         }
     };
@@ -198,13 +205,22 @@ async fn play_once(
     )
     .await;
     // An engine that lost on time may still be thinking: it is killed, not asked to quit.
-    let faulty = match &ending {
-        Ending::Failed(fault) => Some(fault.seat.index()),
-        Ending::Time { seat, .. } => Some(seat.index()),
-        _ => None,
+    // One that lost by an illegal move may have lost track of the game: it is not kept.
+    let (faulty, illegal) = match &ending {
+        Ending::Failed(fault) => (Some(fault.seat), None),
+        Ending::Time { seat, .. } => (Some(*seat), None),
+        Ending::Illegal { seat, .. } => (None, Some(*seat)),
+        Ending::Finished { .. } => (None, None),
     };
-    for (index, engine) in engines.into_iter().enumerate() {
-        kept.release(settings, seat_bots[index], engine, faulty == Some(index))
+    for (seat, engine) in [Seat::First, Seat::Second].into_iter().zip(engines) {
+        let after = if faulty == Some(seat) {
+            After::Failed
+        } else if illegal == Some(seat) {
+            After::Illegal
+        } else {
+            After::Played
+        };
+        kept.release(settings, seat_bots[seat.index()], engine, after)
             .await;
     }
     (referee, ending, clocks.map(|clock| clock.used))

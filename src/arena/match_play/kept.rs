@@ -5,7 +5,8 @@
 //! its bot's seed command with the game's engine seed and the bot's `between_games`
 //! commands, then the usual startup and setup commands (`conduct`), so that it plays as
 //! the fresh process of `--restart per-game` would. An engine that failed, lost on time,
-//! or fails that reset is killed and a fresh one started for the next game. A fresh
+//! or fails that reset is killed, one that lost by an illegal move is asked to quit, and a
+//! fresh one is started for the next game. A fresh
 //! engine gets its seed on the command line (`seed_arg`), or through the seed command when
 //! the bot has no `seed_arg`.
 
@@ -101,19 +102,19 @@ impl KeptEngines {
         Ok(engine)
     }
 
-    /// `bot_index`'s engine after a game: killed when `faulty` (it failed or may still be
-    /// thinking), kept for the next game when the bot's engines are reused, else asked to
-    /// quit.
+    /// `bot_index`'s engine after a game: killed when it failed (it may still be
+    /// thinking), kept for the next game when it played it out and the bot's engines are
+    /// reused, else asked to quit.
     pub(super) async fn release(
         &mut self,
         settings: &MatchSettings,
         bot_index: usize,
         engine: EngineProcess,
-        faulty: bool,
+        after: After,
     ) {
-        if faulty {
+        if after == After::Failed {
             engine.kill().await;
-        } else if self.reuses(settings, bot_index) {
+        } else if after == After::Played && self.reuses(settings, bot_index) {
             // A slot holds at most one engine: the two seats of a game are two bots.
             if let Some(other) = self.engines[bot_index].replace(engine) {
                 other.shutdown().await;
@@ -129,6 +130,17 @@ impl KeptEngines {
             engine.shutdown().await;
         }
     }
+}
+
+/// How an engine's game (or attempt) ended for it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum After {
+    /// Played out, or stopped by the opponent's fault: it may serve the next game.
+    Played,
+    /// It lost by an illegal move: it may have lost track of the game, so it is not kept.
+    Illegal,
+    /// It crashed, hung, talked garbage or lost on time: it is killed.
+    Failed,
 }
 
 /// Why a kept engine could not be reset for its next game (it has been killed).

@@ -34,6 +34,7 @@ mod ending;
 mod game;
 mod kept;
 mod pool;
+mod publish;
 mod settings;
 mod standings;
 mod verify;

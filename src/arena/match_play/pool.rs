@@ -11,6 +11,7 @@ use std::time::Instant;
 use super::MatchError;
 use super::game::play_game;
 use super::kept::KeptEngines;
+use super::publish::Publisher;
 use super::settings::MatchSettings;
 use crate::arena::sprt;
 use crate::arena::store::{GameResult, ResultStore, StoreError};
@@ -40,6 +41,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         results: Mutex::new(finished),
         failure: Mutex::new(None),
         stopped: std::sync::atomic::AtomicBool::new(decided),
+        publisher: Mutex::new(Publisher::start(settings.out_dir.clone())),
     });
     runtime.block_on(async {
         let mut tasks = Vec::new();
@@ -51,6 +53,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
             let _ = task.await;
         }
     });
+    lock(&shared.publisher).finish();
     if let Some(error) = lock(&shared.failure).take() {
         return Err(MatchError::Store(error));
     }
@@ -138,6 +141,8 @@ struct Shared {
     failure: Mutex<Option<StoreError>>,
     /// The SPRT has decided: no new game starts.
     stopped: std::sync::atomic::AtomicBool,
+    /// Writes each saved game's viewer page, and the report, off the workers' path.
+    publisher: Mutex<Publisher>,
 }
 
 impl Shared {
@@ -167,10 +172,10 @@ impl Shared {
             let saved = tokio::task::spawn_blocking(move || {
                 let mut store = lock(&shared.store);
                 let saved = store.append(&result, &record);
-                if saved.is_ok() {
-                    crate::arena::view::publish_game(store.dir(), &result, &record);
-                }
                 drop(store);
+                if saved.is_ok() {
+                    lock(&shared.publisher).publish(result.clone(), record);
+                }
                 (shared, result, saved)
             })
             .await;

@@ -288,3 +288,22 @@ fn bench_arena_prints_both_rates_and_the_check() {
         assert!(text.contains(line), "{line}: {text}");
     }
 }
+
+/// The viewer pages are written on a thread of their own (`match_play/publish.rs`): a run
+/// waits for them, and a resumed run writes the pages a stopped run left unwritten.
+#[test]
+fn a_resumed_match_writes_the_pages_a_stopped_run_left_unwritten() {
+    let dir = scratch("arena", "reuse-pages");
+    seeded_bot(&dir, "quick", "mangala", &mangala_engine("300"));
+    seeded_bot(&dir, "deeper", "mangala", &mangala_engine("600"));
+    let out = dir.join("m");
+    let args = ["quick", "deeper", "--games", "2", "--quiet", "--out"];
+    let args = [&args[..], &[out.to_str().expect("utf-8")]].concat();
+    ok(&hamle_match(&dir, &args));
+    let page = out.join("games").join("0001.html");
+    let written = std::fs::read_to_string(&page).expect("the page of game 1");
+    std::fs::remove_file(&page).expect("remove the page");
+    ok(&hamle_match(&dir, &[&args[..], &["--resume"]].concat()));
+    assert_eq!(std::fs::read_to_string(&page).ok(), Some(written));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,6 +43,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         stopped: std::sync::atomic::AtomicBool::new(decided),
         publisher: Mutex::new(Publisher::start(settings.out_dir.clone())),
     });
+    lock(&shared.publisher).publish_missing(&settings.out_dir, &lock(&shared.results));
     runtime.block_on(async {
         let mut tasks = Vec::new();
         for _ in 0..workers {

@@ -2,14 +2,15 @@
 //! saved: no worker waits for a page to be drawn and written, and the match's report is
 //! rewritten once for every batch of games saved meanwhile instead of once a game (it
 //! lists every game so far, so rewriting it a game costs more the longer the match).
-//! `finish` waits for the last page and the report of every game.
+//! `finish` waits for the last page and the report of every game; a resumed run writes
+//! the pages that a run stopped by a signal left unwritten.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
-use crate::arena::store::GameResult;
-use crate::arena::view::{write_game_page, write_match_report};
+use crate::arena::store::{GAMES_DIR, GameResult};
+use crate::arena::view::{page_name, read_record, write_game_page, write_match_report};
 
 /// A saved game's result line and record text.
 type Saved = (GameResult, String);
@@ -41,6 +42,21 @@ impl Publisher {
         }
     }
 
+    /// Queues the pages of `finished` games (kept in `dir`) that have none: a run stopped
+    /// by a signal may have saved games whose pages were still to be written.
+    pub(super) fn publish_missing(&self, dir: &Path, finished: &[GameResult]) {
+        for result in finished {
+            let games = dir.join(GAMES_DIR);
+            if games.join(page_name(&result.record)).exists() {
+                continue;
+            }
+            match read_record(&games.join(&result.record)) {
+                Ok(record) => self.publish(result.clone(), record),
+                Err(error) => warn(result, &error),
+            }
+        }
+    }
+
     /// Waits until every queued page and the report are written.
     pub(super) fn finish(&mut self) {
         self.sender = None;
@@ -57,7 +73,7 @@ impl Drop for Publisher {
 }
 
 /// Until the last sender is gone: the pages of the games waiting, then the report.
-fn publish_all(dir: &std::path::Path, receiver: &Receiver<Saved>) {
+fn publish_all(dir: &Path, receiver: &Receiver<Saved>) {
     while let Ok(first) = receiver.recv() {
         let batch: Vec<Saved> = std::iter::once(first).chain(receiver.try_iter()).collect();
         for (result, record) in &batch {

@@ -333,7 +333,7 @@ fn check_commands(file: &BotFile) -> Result<(), String> {
     for (field, commands) in fields {
         if let Some(bad) = commands.iter().find(|c| c.contains(['\n', '\r'])) {
             return Err(format!(
-                "field `{field}`: '{}' holds a line break; give each command as its own string",
+                "field `{field}`: {:?} holds a line break; give each command as its own string",
                 crate::text::shorten_to(bad, 80)
             ));
         }
@@ -811,6 +811,35 @@ mod tests {
         assert!(
             refused.starts_with("bots/evil.toml: field `name`: bot name '../evil' holds '/'"),
             "{refused}"
+        );
+    }
+
+    #[test]
+    fn seed_commands_and_commands_between_games_are_read_and_checked() {
+        let file = |extra: &str| {
+            Bot::from_toml(
+                &format!("name = \"x\"\ngame = \"go\"\ncommand = [\"hamle\", \"go\"]\n{extra}"),
+                Path::new("bots/x.toml"),
+            )
+        };
+        let bot = file("seed_arg = \"--seed\"\nseed_command = \"set_random_seed\"\nbetween_games = [\"a\", \"b\"]\n")
+            .expect("a bot");
+        assert_eq!(bot.seed_command.as_deref(), Some("set_random_seed"));
+        assert_eq!(bot.between_games, ["a", "b"]);
+        assert!(bot.reusable());
+        assert!(!file("seed_arg = \"--seed\"\n").expect("a bot").reusable());
+        assert!(file("").expect("a bot").reusable());
+        let empty = file("seed_command = \" \"\n").expect_err("an empty command");
+        assert!(
+            empty.to_string().contains("field `seed_command`: empty"),
+            "{empty}"
+        );
+        let broken = file("between_games = [\"a\\nb\"]\n").expect_err("two lines");
+        assert!(
+            broken
+                .to_string()
+                .contains("field `between_games`: \"a\\nb\" holds a line break"),
+            "{broken}"
         );
     }
 

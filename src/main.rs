@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use hamle::arena::bench::BenchArenaArgs;
 use hamle::arena::cli::{LadderArgs, MatchArgs, RegressArgs};
 use hamle::arena::view::cli::ViewArgs;
 use hamle::games::{BenchGame, EngineCommand, PerftGame};
@@ -39,11 +40,21 @@ enum Commands {
         #[command(subcommand)]
         game: PerftGame,
     },
-    /// Search a fixed set of positions to a fixed budget and print node counts and speed.
+    /// Search a fixed set of positions to a fixed budget and print node counts and speed
+    /// (`hamle bench arena`: games a second of the arena).
     Bench {
         #[command(subcommand)]
-        game: BenchGame,
+        target: BenchTarget,
     },
+}
+
+#[derive(Subcommand)]
+enum BenchTarget {
+    #[command(flatten)]
+    Game(BenchGame),
+    /// The arena: games a second between two instant-move Mangala bots, engines kept
+    /// between games and restarted for each, in one run.
+    Arena(BenchArenaArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,7 +66,12 @@ fn main() -> ExitCode {
         Commands::View(args) => return hamle::arena::view::cli::run(args),
         Commands::Engine(engine) => engine.run(),
         Commands::Perft { game } => game.run(&mut io::stdout().lock()),
-        Commands::Bench { game } => game.run(&mut io::stdout().lock()),
+        Commands::Bench {
+            target: BenchTarget::Game(game),
+        } => game.run(&mut io::stdout().lock()),
+        Commands::Bench {
+            target: BenchTarget::Arena(args),
+        } => return bench_arena(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -64,6 +80,17 @@ fn main() -> ExitCode {
         Err(error) => {
             tracing::error!("{error}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hamle bench arena`: exit 0, or 2 when a run failed or the two runs differed.
+fn bench_arena(args: &BenchArenaArgs) -> ExitCode {
+    match hamle::arena::bench::run(args, &mut io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("hamle bench arena: {message}");
+            ExitCode::from(2)
         }
     }
 }

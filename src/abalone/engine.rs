@@ -468,6 +468,18 @@ impl Engine for AbaloneEngine {
         ]
     }
 
+    fn takes_random_seed(&self) -> bool {
+        true
+    }
+
+    /// The evaluation's noise comes from the seed; the table and move order learnt so far
+    /// are forgotten, as in a fresh process.
+    fn set_random_seed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+        self.searcher.set_seed(seed);
+        self.searcher.clear();
+    }
+
     fn describe(&self) -> String {
         let rules = self.settings.end_rules;
         format!(

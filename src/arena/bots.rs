@@ -7,11 +7,19 @@
 //! command = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules"]  # never run through a shell
 //! working_dir = "."            # optional; relative to this file's folder
 //! seed_arg = "--seed"          # optional; the arena appends `--seed N` with a per-game seed
-//! startup = ["komi 7.5"]       # optional GTP commands sent after start
+//! seed_command = "set_random_seed"  # optional; how a running engine takes a game's seed
+//! startup = ["komi 7.5"]       # optional GTP commands sent after start (and before
+//!                              # every game of an engine kept between games)
+//! between_games = ["clear_cache"]  # optional GTP commands sent before every game but
+//!                              # an engine's first
 //!
 //! [options]                    # optional; each becomes `--key value` after the command
 //! level = 0
 //! ```
+//!
+//! The arena keeps an engine between games (`--restart on-failure`) unless its bot takes
+//! a seed on the command line (`seed_arg`) and has no `seed_command`: such a bot is
+//! restarted for every game, so that each game still gets its own seed.
 //!
 //! A `command` starting with `hamle` runs the hamle binary that runs the arena, so bot
 //! files work wherever hamle is installed.
@@ -64,7 +72,11 @@ struct BotFile {
     #[serde(default)]
     seed_arg: Option<String>,
     #[serde(default)]
+    seed_command: Option<String>,
+    #[serde(default)]
     startup: Vec<String>,
+    #[serde(default)]
+    between_games: Vec<String>,
     #[serde(default)]
     options: BTreeMap<String, OptionValue>,
 }
@@ -80,7 +92,13 @@ pub struct Bot {
     /// Absolute, or relative to the process's directory; `None` keeps the caller's.
     pub working_dir: Option<PathBuf>,
     pub seed_arg: Option<String>,
+    /// The command that gives a running engine a game's seed (`set_random_seed`): sent
+    /// with the seed before each game the engine plays after its first.
+    pub seed_command: Option<String>,
     pub startup: Vec<String>,
+    /// Commands sent before each game but an engine's first (after `clear_board` and the
+    /// seed command, before the startup commands).
+    pub between_games: Vec<String>,
     pub options: BTreeMap<String, OptionValue>,
     /// The file it came from (for messages); empty for a command line.
     pub source: PathBuf,
@@ -207,6 +225,7 @@ impl Bot {
             message,
         };
         check_name(&file.name).map_err(|message| invalid(format!("field `name`: {message}")))?;
+        check_commands(&file).map_err(invalid)?;
         let mut command = file.command.into_iter();
         let Some(program) = command.next().filter(|p| !p.is_empty()) else {
             return Err(invalid(
@@ -227,7 +246,9 @@ impl Bot {
             args,
             working_dir,
             seed_arg: file.seed_arg,
+            seed_command: file.seed_command,
             startup: file.startup,
+            between_games: file.between_games,
             options: file.options,
             source: path.to_owned(),
         })
@@ -259,10 +280,18 @@ impl Bot {
             args: words.collect(),
             working_dir: None,
             seed_arg: None,
+            seed_command: None,
             startup: Vec::new(),
+            between_games: Vec::new(),
             options: BTreeMap::new(),
             source: PathBuf::new(),
         })
+    }
+
+    /// Whether one engine process may serve game after game: not when it takes its seed
+    /// on the command line only, as each game's seed would then need a new process.
+    pub fn reusable(&self) -> bool {
+        self.seed_arg.is_none() || self.seed_command.is_some()
     }
 
     /// How to start it: `hamle` resolved to `hamle_exe`, the program checked to exist,
@@ -283,6 +312,33 @@ impl Bot {
         launch.working_dir = self.working_dir.clone();
         Ok(launch)
     }
+}
+
+/// The commands a bot file gives the arena to send are one line each (a line break would
+/// send two commands where one is answered), and the seed command is not empty.
+fn check_commands(file: &BotFile) -> Result<(), String> {
+    if let Some(command) = &file.seed_command
+        && command.trim().is_empty()
+    {
+        return Err(
+            "field `seed_command`: empty; name the command that takes a seed, e.g. \"set_random_seed\""
+                .to_owned(),
+        );
+    }
+    let fields = [
+        ("seed_command", file.seed_command.iter().collect::<Vec<_>>()),
+        ("startup", file.startup.iter().collect()),
+        ("between_games", file.between_games.iter().collect()),
+    ];
+    for (field, commands) in fields {
+        if let Some(bad) = commands.iter().find(|c| c.contains(['\n', '\r'])) {
+            return Err(format!(
+                "field `{field}`: {:?} holds a line break; give each command as its own string",
+                crate::text::shorten_to(bad, 80)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn resolve_program(program: &str, hamle_exe: &Path, working_dir: Option<&Path>) -> Option<PathBuf> {
@@ -755,6 +811,35 @@ mod tests {
         assert!(
             refused.starts_with("bots/evil.toml: field `name`: bot name '../evil' holds '/'"),
             "{refused}"
+        );
+    }
+
+    #[test]
+    fn seed_commands_and_commands_between_games_are_read_and_checked() {
+        let file = |extra: &str| {
+            Bot::from_toml(
+                &format!("name = \"x\"\ngame = \"go\"\ncommand = [\"hamle\", \"go\"]\n{extra}"),
+                Path::new("bots/x.toml"),
+            )
+        };
+        let bot = file("seed_arg = \"--seed\"\nseed_command = \"set_random_seed\"\nbetween_games = [\"a\", \"b\"]\n")
+            .expect("a bot");
+        assert_eq!(bot.seed_command.as_deref(), Some("set_random_seed"));
+        assert_eq!(bot.between_games, ["a", "b"]);
+        assert!(bot.reusable());
+        assert!(!file("seed_arg = \"--seed\"\n").expect("a bot").reusable());
+        assert!(file("").expect("a bot").reusable());
+        let empty = file("seed_command = \" \"\n").expect_err("an empty command");
+        assert!(
+            empty.to_string().contains("field `seed_command`: empty"),
+            "{empty}"
+        );
+        let broken = file("between_games = [\"a\\nb\"]\n").expect_err("two lines");
+        assert!(
+            broken
+                .to_string()
+                .contains("field `between_games`: \"a\\nb\" holds a line break"),
+            "{broken}"
         );
     }
 

@@ -211,6 +211,11 @@ pub struct ArenaOptions {
     /// `random` (each round of n pairs takes every opening once, shuffled by --seed).
     #[arg(long, value_enum, default_value = "sequential", requires = "openings")]
     pub openings_order: OpeningsOrder,
+    /// `on-failure`: each worker keeps one engine a bot from game to game (`clear_board`,
+    /// the seed command, the game's setup) and starts a new one only after a failure;
+    /// `per-game`: fresh engines for every game. Both play the same games.
+    #[arg(long, value_enum, default_value = "on-failure")]
+    pub restart: super::match_play::RestartPolicy,
 }
 
 /// Runs `hamle match`: exit 0 when every game was played and saved, 2 on bad input or a
@@ -567,6 +572,7 @@ pub fn match_settings(
         opening_plies,
         shard: None,
         openings,
+        restart: options.restart,
     })
 }
 

@@ -170,10 +170,11 @@ fn check_no_deciding_options(given: &ArenaOptions) -> Result<(), String> {
     defaults.game.clone_from(&given.game);
     defaults.concurrency = given.concurrency;
     defaults.quiet = given.quiet;
+    defaults.restart = given.restart;
     if format!("{defaults:?}") == format!("{given:?}") {
         Ok(())
     } else {
-        Err("--expect plays the settings DIR's match.txt holds: leave out the options that decide games (with --expect only --bots, --concurrency, --quiet and --out go)".to_owned())
+        Err("--expect plays the settings DIR's match.txt holds: leave out the options that decide games (with --expect only --bots, --concurrency, --restart, --quiet and --out go)".to_owned())
     }
 }
 

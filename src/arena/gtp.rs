@@ -27,8 +27,9 @@ pub const MAX_RESPONSE_LINE: u64 = 1 << 20;
 pub const MAX_RESPONSE_LINES: usize = 10_000;
 /// How long `quit` may take before the process is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
-/// The most of an engine's stderr one run of it (one game, or one `.tst` file of `hamle
-/// regress`) appends to its log; the rest is read and discarded, after a note.
+/// The most of an engine's stderr one run of it (one process: a game, the games of an
+/// engine kept between games, or one `.tst` file of `hamle regress`) appends to its log;
+/// the rest is read and discarded, after a note.
 pub const MAX_LOG_BYTES_PER_RUN: u64 = 1 << 20;
 
 /// What to start: a program and its arguments (never through a shell), where, and where

@@ -6,6 +6,7 @@
 //! run uses them (`folder`).
 
 pub mod adjudication;
+pub mod bench;
 pub mod bots;
 pub mod cli;
 pub mod expect;

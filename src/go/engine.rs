@@ -162,6 +162,7 @@ impl GoEngine {
             GoCommand::ClearBoard => {
                 self.game.clear();
                 self.clock.restart();
+                self.forget_the_game();
                 Ok(String::new())
             }
             GoCommand::Komi(komi) => {
@@ -365,6 +366,17 @@ impl GoEngine {
             MoveVertex::Pass => None,
         };
         self.kept.advance(color, point);
+    }
+
+    /// What a game leaves behind besides its position (the move count of the seeds, the
+    /// kept tree, the dead-stone judgement): forgotten at `clear_board` and reseeding, so
+    /// that the next game plays as the first game of a fresh process with this seed.
+    fn forget_the_game(&mut self) {
+        self.searches = 0;
+        self.kept.clear();
+        self.judgement = None;
+        self.reused = 0;
+        self.ponder_ready = false;
     }
 
     fn seed(&mut self) -> u64 {
@@ -748,6 +760,15 @@ impl Engine for GoEngine {
             color.letter(),
             result.reused
         );
+    }
+
+    fn takes_random_seed(&self) -> bool {
+        true
+    }
+
+    fn set_random_seed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+        self.forget_the_game();
     }
 
     fn describe(&self) -> String {

@@ -368,6 +368,17 @@ impl Engine for KulamiEngine {
         ]
     }
 
+    fn takes_random_seed(&self) -> bool {
+        true
+    }
+
+    /// The random layouts start over from `seed` (the search draws no random numbers and
+    /// keeps nothing between moves).
+    fn set_random_seed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+        self.draws = 0;
+    }
+
     fn describe(&self) -> String {
         format!(
             "hamle {} kulami: layout {}, scoring {}, seed {}, nodes {}",

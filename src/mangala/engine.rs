@@ -81,8 +81,7 @@ impl MangalaEngine {
     /// A new engine; the first set is started by a draw from the seed. `db` is used when
     /// it was built for the engine's rules.
     pub fn new(settings: Settings, db: Option<Arc<EndgameDb>>) -> MangalaEngine {
-        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-        let draw = Draw::run(Side::South, &mut rng);
+        let (rng, draw) = Self::first_draw(settings.seed);
         let starter = draw.starter();
         let searcher = Searcher::new(settings.rule, settings.table_bits, db.clone());
         MangalaEngine {
@@ -95,6 +94,26 @@ impl MangalaEngine {
             settings,
             clock: Clock::default(),
         }
+    }
+
+    /// The random numbers of `seed` and the draw that starts the first set with them.
+    fn first_draw(seed: u64) -> (ChaCha8Rng, Draw) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let draw = Draw::run(Side::South, &mut rng);
+        (rng, draw)
+    }
+
+    /// `set_random_seed`: the engine as a fresh process with this seed starts, under the
+    /// rules and set size chosen so far: the draw of the first set, an empty table.
+    fn reseed(&mut self, seed: u64) {
+        let (rng, draw) = Self::first_draw(seed);
+        self.settings.seed = seed;
+        self.rng = rng;
+        self.last_draw = Some(draw);
+        self.set_match = Match::new(draw.starter(), self.settings.order);
+        self.game = self.fresh_game(draw.starter());
+        self.searcher.table().clear();
+        self.clock = Clock::default();
     }
 
     pub fn game(&self) -> &Game {
@@ -197,12 +216,16 @@ impl MangalaEngine {
 
     /// `clear_board` (and `boardsize`): the next set, or with `clear_restarts_set` (GoGui)
     /// the current set from its start.
+    /// The table is emptied too: what the searches of one game left there would change
+    /// the next game's moves at a node budget, which then would not be those of a fresh
+    /// process.
     fn clear_board(&mut self) {
         if self.settings.clear_restarts_set {
             self.restart_set();
         } else {
             self.new_set();
         }
+        self.searcher.table().clear();
     }
 
     /// A new set of the match: a finished set is recorded first; after the fifth set a
@@ -391,6 +414,14 @@ impl Engine for MangalaEngine {
             "string/Solve/mangala-solve 2000000".into(),
             "string/Match/mangala-match".into(),
         ]
+    }
+
+    fn takes_random_seed(&self) -> bool {
+        true
+    }
+
+    fn set_random_seed(&mut self, seed: u64) {
+        self.reseed(seed);
     }
 
     fn describe(&self) -> String {

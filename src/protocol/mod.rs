@@ -20,4 +20,4 @@ pub use input::{
     preprocess, spawn_reader,
 };
 pub use rules::{GOGUI_RULES_COMMANDS, GoguiRules};
-pub use server::{Engine, Session, serve, serve_inputs, serve_stdio};
+pub use server::{Engine, SEED_COMMAND, Session, serve, serve_inputs, serve_stdio};

@@ -52,7 +52,20 @@ pub trait Engine {
     /// It must write nothing to the output: the next response must be the next
     /// command's.
     fn ponder(&mut self, _signals: &Signals) {}
+
+    /// Whether the engine takes [`SEED_COMMAND`]; the core lists and answers it only then.
+    fn takes_random_seed(&self) -> bool {
+        false
+    }
+
+    /// [`SEED_COMMAND`]: every random stream and per-game cache starts over from `seed`,
+    /// so that what follows plays as a fresh process started with `--seed seed` would
+    /// (the arena reseeds an engine it keeps between games this way).
+    fn set_random_seed(&mut self, _seed: u64) {}
 }
+
+/// GNU Go's name for reseeding an engine, which match runners send between games.
+pub const SEED_COMMAND: &str = "set_random_seed";
 
 /// The commands the core answers for every game.
 pub const CORE_COMMANDS: [&str; 12] = [
@@ -195,6 +208,11 @@ fn run_command<E: Engine>(
     if let Some(answer) = core_command(engine, command) {
         return answer;
     }
+    if command.name == SEED_COMMAND && engine.takes_random_seed() {
+        let seed = parse_seed(command)?;
+        engine.set_random_seed(seed);
+        return Ok(String::new());
+    }
     if !engine.commands().contains(&command.name.as_str()) {
         return Err(GtpError::UnknownCommand);
     }
@@ -245,8 +263,23 @@ fn core_command<E: Engine>(engine: &E, command: &Command) -> Option<Result<Strin
 
 fn all_commands<E: Engine>(engine: &E) -> Vec<&'static str> {
     let mut commands: Vec<&'static str> = CORE_COMMANDS.to_vec();
+    if engine.takes_random_seed() {
+        commands.push(SEED_COMMAND);
+    }
     commands.extend(engine.commands());
     commands
+}
+
+/// The one argument of [`SEED_COMMAND`]: a seed from 0 to 2^64 - 1.
+fn parse_seed(command: &Command) -> Result<u64, GtpError> {
+    command.expect_args(1, "<seed>")?;
+    command.args[0].parse().map_err(|_| {
+        GtpError::syntax(format!(
+            "{SEED_COMMAND} takes a whole number from 0 to {}, got '{}'",
+            u64::MAX,
+            shorten(&command.args[0])
+        ))
+    })
 }
 
 /// CPU time this process has used, from `/proc/self/stat` (user + system, in clock ticks

@@ -109,8 +109,7 @@ impl TavlaEngine {
                 Ok(String::new())
             }
             TavlaCommand::Seed(seed) => {
-                self.settings.seed = seed;
-                self.roller = Roller::new(seed);
+                self.reseed(seed);
                 Ok(String::new())
             }
             TavlaCommand::Roll(side) => self.roll(side),
@@ -179,6 +178,13 @@ impl TavlaEngine {
                 Ok(String::new())
             }
         }
+    }
+
+    /// The dice start over from `seed` (`seed`, `set_random_seed`); the player keeps
+    /// nothing between plays but the match rules, which `new_match` sets.
+    fn reseed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+        self.roller = Roller::new(seed);
     }
 
     /// A new match of `length` points (`u32::MAX`: the current length) under the current
@@ -377,6 +383,14 @@ impl Engine for TavlaEngine {
             "string/Match/match_status".into(),
             "string/Legal plays/all_legal".into(),
         ]
+    }
+
+    fn takes_random_seed(&self) -> bool {
+        true
+    }
+
+    fn set_random_seed(&mut self, seed: u64) {
+        self.reseed(seed);
     }
 
     fn describe(&self) -> String {

@@ -55,6 +55,9 @@ fn an_engine_flooding_stderr_is_capped_per_game_and_never_blocked() {
             "--start-timeout",
             "300",
             "--quiet",
+            // The wrapper floods as it starts: a process a game, each capped.
+            "--restart",
+            "per-game",
             "--out",
             out.to_str().expect("utf-8"),
         ],

@@ -134,6 +134,11 @@ impl Searcher {
         self.weights
     }
 
+    /// The seed of the evaluation's noise from now on (`set_random_seed`).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.noise_seed = seed;
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();

@@ -1,13 +1,11 @@
-//! One game of a match, from its seed to its result line: fresh engines for each attempt
-//! (`play_once`), a replay under `--recover` when an engine fails, and the failure policy,
-//! the reason and the record once the game is over.
-
-use std::path::PathBuf;
+//! One game of a match, from its seed to its result line: the engines for each attempt
+//! (`play_once`, from the worker's [`KeptEngines`]), a replay under `--recover` when an
+//! engine fails, and the failure policy, the reason and the record once the game is over.
 
 use super::conduct::conduct;
-use super::ending::{Ending, Fault};
+use super::ending::Ending;
+use super::kept::{After, KeptEngines};
 use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed};
-use crate::arena::gtp::EngineProcess;
 use crate::arena::store::{GameResult, Winner};
 use crate::arena::time_control::PlayerClock;
 use crate::contract::{LossKind, Outcome, Referee, Seat};
@@ -24,7 +22,7 @@ struct Verdict {
 pub(super) async fn play_game(
     settings: &MatchSettings,
     index: usize,
-    logs: &[PathBuf; 2],
+    kept: &mut KeptEngines,
 ) -> (GameResult, String) {
     let seat_bots = MatchSettings::seating(index);
     let seed = derive_seed(settings.seed, index as u64);
@@ -41,7 +39,7 @@ pub(super) async fn play_game(
         let referee = settings.referee(index);
         let opening = opening_seed(settings.seed, (index / 2) as u64);
         let (referee, ending, used) =
-            play_once(settings, referee, seat_bots, seed, opening, logs).await;
+            play_once(settings, referee, seat_bots, seed, opening, kept).await;
         if let Ending::Failed(fault) = &ending
             && attempt < attempts
         {
@@ -165,37 +163,32 @@ fn game_result(
     (result, record)
 }
 
-/// One attempt at a game with fresh engines; both are shut down and reaped before it
-/// returns.
+/// One attempt at a game with the worker's kept engines (reset for this game) or fresh
+/// ones; afterwards each engine is kept for the next game, shut down, or killed when it
+/// failed or lost on time.
 async fn play_once(
     settings: &MatchSettings,
     mut referee: Box<dyn Referee>,
     seat_bots: [usize; 2],
     seed: u64,
     opening: u64,
-    logs: &[PathBuf; 2],
+    kept: &mut KeptEngines,
 ) -> (Box<dyn Referee>, Ending, [f64; 2]) {
-    let spawn = |seat: Seat| -> Result<EngineProcess, Fault> {
-        let bot_index = seat_bots[seat.index()];
-        let engine_seed = derive_seed(seed, 1 + seat.index() as u64);
-        let mut launch = settings.bots[bot_index]
-            .launch(&settings.hamle_exe, Some(engine_seed))
-            .map_err(|error| Fault {
-                seat,
-                kind: "spawn",
-                detail: error.to_string(),
-            })?;
-        launch.stderr_log = Some(logs[bot_index].clone());
-        EngineProcess::spawn(&launch).map_err(|error| Fault::of(seat, error))
-    };
-    let first = match spawn(Seat::First) {
+    let first = match kept
+        .engine_for(settings, Seat::First, seat_bots[0], seed)
+        .await
+    {
         Ok(engine) => engine,
         Err(fault) => return (referee, Ending::Failed(fault), [0.0; 2]),
     };
-    let second = match spawn(Seat::Second) {
+    let second = match kept
+        .engine_for(settings, Seat::Second, seat_bots[1], seed)
+        .await
+    {
         Ok(engine) => engine,
         Err(fault) => {
-            first.shutdown().await;
+            kept.release(settings, seat_bots[0], first, After::Played)
+                .await;
             return (referee, Ending::Failed(fault), [0.0; 2]);
         }
     };
@@ -211,17 +204,23 @@ async fn play_once(
     )
     .await;
     // An engine that lost on time may still be thinking: it is killed, not asked to quit.
-    let faulty = match &ending {
-        Ending::Failed(fault) => Some(fault.seat.index()),
-        Ending::Time { seat, .. } => Some(seat.index()),
-        _ => None,
+    // One that lost by an illegal move may have lost track of the game: it is not kept.
+    let (faulty, illegal) = match &ending {
+        Ending::Failed(fault) => (Some(fault.seat), None),
+        Ending::Time { seat, .. } => (Some(*seat), None),
+        Ending::Illegal { seat, .. } => (None, Some(*seat)),
+        Ending::Finished { .. } => (None, None),
     };
-    for (index, engine) in engines.into_iter().enumerate() {
-        if faulty == Some(index) {
-            engine.kill().await;
+    for (seat, engine) in [Seat::First, Seat::Second].into_iter().zip(engines) {
+        let after = if faulty == Some(seat) {
+            After::Failed
+        } else if illegal == Some(seat) {
+            After::Illegal
         } else {
-            engine.shutdown().await;
-        }
+            After::Played
+        };
+        kept.release(settings, seat_bots[seat.index()], engine, after)
+            .await;
     }
     (referee, ending, clocks.map(|clock| clock.used))
 }

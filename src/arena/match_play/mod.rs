@@ -1,25 +1,31 @@
 //! `hamle match`: two bots play a series of games, refereed by our rules library.
 //!
 //! Games 2k and 2k+1 form pair k: the first bot takes the first seat (Go: Black) in the
-//! even game and the second seat in the odd one. Every game starts fresh engine processes,
-//! so a game depends only on its own seed: game i's seed derives from the match seed and
-//! i, and each engine that takes a seed (`seed_arg` in its bot file) gets one derived from
-//! it. The same seed at fixed budgets gives the same games, in any order, on any number of
-//! workers, and after any number of interruptions.
+//! even game and the second seat in the odd one. A game depends only on its own seed: game
+//! i's seed derives from the match seed and i, and each engine that takes a seed
+//! (`seed_arg` or `seed_command` in its bot file) gets one derived from it. Each worker
+//! keeps one engine process a bot from game to game and resets it between games
+//! (`clear_board`, the seed command, the game's setup: see `kept`), which plays the games
+//! that fresh processes would (`--restart per-game`). The same seed at fixed budgets gives
+//! the same games, in any order, on any number of workers, and after any number of
+//! interruptions.
 //!
 //! Failure policy (every engine read has a timeout):
 //! - an illegal move (unparsable, occupied, suicide, ko, superko) loses the game (`B+F`/`W+F`);
 //! - a crash, a hang (no answer within the timeout), garbage, an error answer to the move
 //!   request, or an opponent's move refused: under `--on-failure forfeit` (the default) the
 //!   faulty engine loses the game, under `--on-failure void` the game is recorded as void and
-//!   not counted; with `--recover`, the game is first replayed from the start with fresh
-//!   engines (twice at most) and the policy applies only if it fails again;
-//! - the run goes on in every case; every engine is asked to quit, killed if it lingers, and
+//!   not counted; with `--recover`, the game is first replayed from the start (twice at
+//!   most; the faulty engine replaced by a fresh one) and the policy applies only if it
+//!   fails again;
+//! - the run goes on in every case; a faulty engine is killed and replaced by a fresh one for
+//!   the next game; at the end every engine is asked to quit, killed if it lingers, and
 //!   reaped.
 //!
 //! The rooms: `settings` (what decides a match), `standings` (the count after it),
 //! `pool` (the workers that play the pending games, resume and the SPRT stop), `game` (one
-//! game from its seed to its result line, replayed under `--recover`), `conduct` (one
+//! game from its seed to its result line, replayed under `--recover`), `kept` (the engines
+//! a worker keeps between games), `conduct` (one
 //! attempt over the wire: setup, the move loop, clocks, warnings) and `verify` (what
 //! `--resume` checks in each line already saved).
 
@@ -27,7 +33,9 @@ mod conduct;
 mod ending;
 mod game;
 mod openings;
+mod kept;
 mod pool;
+mod publish;
 mod settings;
 mod standings;
 mod verify;
@@ -36,7 +44,7 @@ pub use openings::{MAX_SUITE_BYTES, OpeningSuite, OpeningsOrder, SuiteOpening};
 pub use pool::run_match;
 pub use settings::{
     FailurePolicy, IllegalPolicy, MatchSettings, OPENING_STREAM, PAIR_SEED_MASK, RECOVERY_ATTEMPTS,
-    WARNINGS_TO_LOSE, opening_seed, pair_seed,
+    RestartPolicy, WARNINGS_TO_LOSE, opening_seed, pair_seed,
 };
 pub use standings::{Repeats, Standings, repeats};
 

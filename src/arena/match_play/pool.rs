@@ -1,6 +1,8 @@
 //! The worker pool of a match: checks the bots, opens (or resumes) the result store, then
 //! lets `concurrency` workers take the pending games in order, save each result as it
-//! comes, print progress, and stop starting games once the SPRT decides.
+//! comes, print progress, and stop starting games once the SPRT decides. Each worker keeps
+//! its engines from game to game (`--restart on-failure`) and asks them to quit when the
+//! games run out.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -8,6 +10,8 @@ use std::time::Instant;
 
 use super::MatchError;
 use super::game::play_game;
+use super::kept::KeptEngines;
+use super::publish::Publisher;
 use super::settings::MatchSettings;
 use crate::arena::progress::Progress;
 use crate::arena::sprt;
@@ -46,7 +50,9 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         results: Mutex::new(finished),
         failure: Mutex::new(None),
         stopped: std::sync::atomic::AtomicBool::new(decided),
+        publisher: Mutex::new(Publisher::start(settings.out_dir.clone())),
     });
+    lock(&shared.publisher).publish_missing(&settings.out_dir, &lock(&shared.results));
     runtime.block_on(async {
         let mut tasks = Vec::new();
         for _ in 0..workers {
@@ -57,6 +63,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
             let _ = task.await;
         }
     });
+    lock(&shared.publisher).finish();
     lock(&shared.progress).finish();
     if let Some(error) = lock(&shared.failure).take() {
         return Err(MatchError::Store(error));
@@ -147,12 +154,22 @@ struct Shared {
     failure: Mutex<Option<StoreError>>,
     /// The SPRT has decided: no new game starts.
     stopped: std::sync::atomic::AtomicBool,
+    /// Writes each saved game's viewer page, and the report, off the workers' path.
+    publisher: Mutex<Publisher>,
 }
 
 impl Shared {
-    /// One worker: takes the next pending game, plays it, saves it; until the queue is
-    /// empty, a save fails or the SPRT decides.
+    /// One worker: plays games with engines it keeps between them (see [`KeptEngines`]),
+    /// then asks them to quit.
     async fn work(self: Arc<Self>) {
+        let mut kept = KeptEngines::new(self.store_logs());
+        Arc::clone(&self).play_games(&mut kept).await;
+        kept.shut_down().await;
+    }
+
+    /// Takes the next pending game, plays it, saves it; until the queue is empty, a save
+    /// fails or the SPRT decides.
+    async fn play_games(self: Arc<Self>, kept: &mut KeptEngines) {
         loop {
             if lock(&self.failure).is_some()
                 || self.stopped.load(std::sync::atomic::Ordering::SeqCst)
@@ -163,15 +180,15 @@ impl Shared {
                 return;
             };
             let started = Instant::now();
-            let (result, record) = play_game(&self.settings, game, &self.store_logs()).await;
+            let (result, record) = play_game(&self.settings, game, kept).await;
             let shared = Arc::clone(&self);
             let saved = tokio::task::spawn_blocking(move || {
                 let mut store = lock(&shared.store);
                 let saved = store.append(&result, &record);
-                if saved.is_ok() {
-                    crate::arena::view::publish_game(store.dir(), &result, &record);
-                }
                 drop(store);
+                if saved.is_ok() {
+                    lock(&shared.publisher).publish(result.clone(), record);
+                }
                 (shared, result, saved)
             })
             .await;

@@ -56,6 +56,18 @@ impl IllegalPolicy {
     }
 }
 
+/// When a match starts engine processes (`--restart`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RestartPolicy {
+    /// Each worker keeps one engine a bot and serves game after game with it; an engine
+    /// that failed, lost on time or cannot be reset is replaced by a fresh one. Bots that
+    /// take their seed on the command line only (`seed_arg`, no `seed_command`) are
+    /// restarted for every game.
+    OnFailure,
+    /// Fresh engines for every game (and every `--recover` replay).
+    PerGame,
+}
+
 /// Warnings that lose the game under [`IllegalPolicy::Warn3`].
 pub const WARNINGS_TO_LOSE: usize = 3;
 
@@ -113,6 +125,9 @@ pub struct MatchSettings {
     pub shard: Option<Shard>,
     /// `--openings`: each pair's start, checked before the match.
     pub openings: Option<Arc<OpeningSuite>>,
+    /// Engines kept between games or started for each (`--restart`); the games are the
+    /// same either way, so `--resume` does not compare it.
+    pub restart: RestartPolicy,
 }
 
 impl MatchSettings {

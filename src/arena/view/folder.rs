@@ -56,7 +56,8 @@ pub fn publish_game(match_dir: &Path, result: &GameResult, record_text: &str) {
     }
 }
 
-fn write_game_page(match_dir: &Path, result: &GameResult, text: &str) -> Result<(), String> {
+/// Writes the page of game `result` of `match_dir` from its record `text`.
+pub fn write_game_page(match_dir: &Path, result: &GameResult, text: &str) -> Result<(), String> {
     let extension = Path::new(&result.record)
         .extension()
         .map(|e| e.to_string_lossy().into_owned())

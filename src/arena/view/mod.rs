@@ -20,7 +20,7 @@ use crate::games::GameKind;
 
 pub use folder::{
     MATCH_REPORT_FILE, ladder_games_section, page_name, publish_game, rebuild_ladder_pages,
-    rebuild_match_pages, write_match_report,
+    rebuild_match_pages, write_game_page, write_match_report,
 };
 pub use page::{PageLinks, game_page};
 

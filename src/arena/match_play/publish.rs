@@ -1,0 +1,98 @@
+//! The viewer pages of a match's games, written on a thread of their own as the games are
+//! saved: no worker waits for a page to be drawn and written, and the match's report is
+//! rewritten once for every batch of games saved meanwhile instead of once a game (it
+//! lists every game so far, so rewriting it a game costs more the longer the match).
+//! `finish` waits for the last page and the report of every game; a resumed run writes
+//! the pages that a run stopped by a signal left unwritten.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+
+use crate::arena::store::{GAMES_DIR, GameResult};
+use crate::arena::view::{page_name, read_record, write_game_page, write_match_report};
+
+/// A saved game's result line and record text.
+type Saved = (GameResult, String);
+
+pub(super) struct Publisher {
+    sender: Option<Sender<Saved>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Publisher {
+    /// Starts the thread that writes the pages of the match kept in `dir`.
+    pub(super) fn start(dir: PathBuf) -> Publisher {
+        let (sender, receiver) = channel();
+        let thread = std::thread::Builder::new()
+            .name("viewer-pages".to_owned())
+            .spawn(move || publish_all(&dir, &receiver))
+            .map_err(|error| eprintln!("warning: no viewer pages for this run: {error}"))
+            .ok();
+        Publisher {
+            sender: thread.is_some().then_some(sender),
+            thread,
+        }
+    }
+
+    /// Queues the page of a game the store has saved.
+    pub(super) fn publish(&self, result: GameResult, record: String) {
+        if let Some(sender) = &self.sender {
+            let _ = sender.send((result, record));
+        }
+    }
+
+    /// Queues the pages of `finished` games (kept in `dir`) that have none: a run stopped
+    /// by a signal may have saved games whose pages were still to be written.
+    pub(super) fn publish_missing(&self, dir: &Path, finished: &[GameResult]) {
+        for result in finished {
+            let games = dir.join(GAMES_DIR);
+            if games.join(page_name(&result.record)).exists() {
+                continue;
+            }
+            match read_record(&games.join(&result.record)) {
+                Ok(record) => self.publish(result.clone(), record),
+                Err(error) => warn(result, &error),
+            }
+        }
+    }
+
+    /// Waits until every queued page and the report are written.
+    pub(super) fn finish(&mut self) {
+        self.sender = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Publisher {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// Until the last sender is gone: the pages of the games waiting, then the report.
+fn publish_all(dir: &Path, receiver: &Receiver<Saved>) {
+    while let Ok(first) = receiver.recv() {
+        let batch: Vec<Saved> = std::iter::once(first).chain(receiver.try_iter()).collect();
+        for (result, record) in &batch {
+            if let Err(error) = write_game_page(dir, result, record) {
+                warn(result, &error);
+            }
+        }
+        if let Err(error) = write_match_report(dir)
+            && let Some((result, _)) = batch.last()
+        {
+            warn(result, &error);
+        }
+    }
+}
+
+/// A page that could not be written: a warning, the run goes on.
+fn warn(result: &GameResult, error: &str) {
+    eprintln!(
+        "warning: the viewer page of game {}: {error}",
+        result.game + 1
+    );
+}

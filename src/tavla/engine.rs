@@ -325,6 +325,7 @@ impl TavlaEngine {
     fn genmove_cube(&mut self, side: Option<Side>) -> Result<String, GtpError> {
         let side = self.actor(side)?;
         let state = *self.game.state();
+        self.player.set_match_rules(self.game.rules());
         match state.phase {
             Phase::ToRoll(s) if s == side => {
                 if self.game.may_double(side).is_ok() && self.player.should_double(&state, side) {

@@ -47,6 +47,7 @@ pub fn reply(line: &str, player: &mut Player) -> String {
         crawford_done: fibs.crawford || at_point,
         games: 0,
     };
+    player.set_match(fibs.match_length, true);
     match phase {
         Phase::Doubled { by } => {
             if player.should_take(&state, by.other()) {

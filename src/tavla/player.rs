@@ -122,6 +122,16 @@ impl Player {
         self.rules = rules;
     }
 
+    /// The match the cube decisions are for, from a front end that knows only its length
+    /// (0: money play) and whether the Crawford rule holds.
+    pub fn set_match(&mut self, length: u32, crawford: bool) {
+        self.rules = MatchRules {
+            length,
+            crawford,
+            cube: true,
+        };
+    }
+
     /// Static evaluations made so far (net, bear-off database, finished games, pubeval).
     pub fn evaluations(&self) -> u64 {
         self.evaluations

@@ -295,6 +295,8 @@ impl Session {
     }
 
     fn go(&mut self, words: &[&str]) -> String {
+        self.player
+            .set_match(self.context.match_length, self.context.crawford);
         let role = match words[1..] {
             [] => "chequer",
             ["role", role] => role,

@@ -499,14 +499,9 @@ impl ResultStore {
 /// Reads `results.tsv`, cutting off a torn last line (the caller holds the folder's lock).
 /// Line k of the file is element k - 1.
 pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
-    let bytes = match folder::read_bytes(path) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => return Err(io_error(path)(error)),
-    };
-    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-        Some(last) => last + 1,
-        None => 0,
+    let (bytes, complete) = match read_lines_complete(path)? {
+        Some(read) => read,
+        None => return Ok(Vec::new()),
     };
     if complete < bytes.len() {
         // A crash in the middle of an append: that game was not finished on disk.
@@ -521,7 +516,36 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
             path.display()
         );
     }
-    let text = String::from_utf8_lossy(&bytes[..complete]);
+    parse_results(path, &bytes[..complete])
+}
+
+/// Reads `results.tsv` without writing it: the games saved so far, a last line still
+/// being appended left out. For readers beside a running match (the viewer pages, the
+/// report), which must never cut the file under the writer.
+pub fn read_saved_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
+    match read_lines_complete(path)? {
+        Some((bytes, complete)) => parse_results(path, &bytes[..complete]),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The file's bytes and the length of its complete lines; `None` when it is missing.
+fn read_lines_complete(path: &Path) -> Result<Option<(Vec<u8>, usize)>, StoreError> {
+    let bytes = match folder::read_bytes(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(io_error(path)(error)),
+    };
+    let complete = bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |last| last + 1);
+    Ok(Some((bytes, complete)))
+}
+
+/// The result lines of `complete` (whole lines of `path`), each game once.
+fn parse_results(path: &Path, complete: &[u8]) -> Result<Vec<GameResult>, StoreError> {
+    let text = String::from_utf8_lossy(complete);
     let mut results: Vec<GameResult> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for (index, line) in text.lines().enumerate() {
@@ -621,5 +645,34 @@ mod tests {
             pgn.contains("[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[WhiteSide \"Black\"]\n[BlackSide \"White\"]\n[GameResult \"B+3.5\"]"),
             "{pgn}"
         );
+    }
+
+    /// A reader beside a running match sees the saved games and leaves the line still
+    /// being appended alone; only the lock holder's read cuts it off.
+    #[test]
+    fn a_torn_last_line_is_cut_only_by_the_lock_holders_read() {
+        let result = |game: usize| GameResult {
+            game,
+            first: "a".into(),
+            second: "b".into(),
+            seed: 1,
+            result: "B+1".into(),
+            winner: Winner::First,
+            reason: "score".into(),
+            moves: 10,
+            record: format!("{:04}.sgf", game + 1),
+        };
+        let dir = std::env::temp_dir().join(format!("hamle-store-torn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch");
+        let path = dir.join(RESULTS_FILE);
+        let whole = format!("{}\n", result(0).to_line());
+        let torn = format!("{whole}{}", &result(1).to_line()[..12]);
+        std::fs::write(&path, &torn).expect("write");
+        let saved = read_saved_results(&path).expect("read");
+        assert_eq!(saved.len(), 1);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), torn);
+        assert_eq!(read_results(&path).expect("read").len(), 1);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), whole);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -79,7 +79,7 @@ fn results_of(match_dir: &Path) -> Result<Vec<GameResult>, String> {
     if !path.is_file() {
         return Ok(Vec::new());
     }
-    let mut results = store::read_results(&path).map_err(|error| error.to_string())?;
+    let mut results = store::read_saved_results(&path).map_err(|error| error.to_string())?;
     results.sort_by_key(|r| r.game);
     Ok(results)
 }

@@ -215,14 +215,25 @@ pub fn escape(text: &str) -> String {
 }
 
 /// A number for SVG: at most two decimals, no trailing zeros (`1`, `9.55`, `0.4`), as the
-/// pages hold hundreds of boards.
+/// pages hold hundreds of boards. Rounded in hundredths with integers: a page draws
+/// thousands of numbers, and exact float formatting was a tenth of a fast match's time.
 pub fn num(value: f64) -> String {
-    let text = format!("{value:.2}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text.is_empty() || text == "-" || text == "-0" {
-        "0".to_owned()
-    } else {
-        text.to_owned()
+    let hundredths = (value * 100.0).round();
+    if !hundredths.is_finite() || hundredths.abs() >= 1e15 {
+        return format!("{value}");
+    }
+    // In range: |hundredths| < 1e15 fits an i64 exactly.
+    let hundredths = hundredths as i64;
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let (whole, fraction) = (
+        hundredths.unsigned_abs() / 100,
+        hundredths.unsigned_abs() % 100,
+    );
+    match fraction {
+        0 if whole == 0 => "0".to_owned(),
+        0 => format!("{sign}{whole}"),
+        tenths if tenths % 10 == 0 => format!("{sign}{whole}.{}", tenths / 10),
+        _ => format!("{sign}{whole}.{fraction:02}"),
     }
 }
 
@@ -405,6 +416,16 @@ mod tests {
         assert_eq!(
             (num(1.0), num(9.549), num(0.4), num(-0.001)),
             ("1".into(), "9.55".into(), "0.4".into(), "0".into())
+        );
+        assert_eq!(
+            (num(-2.5), num(12.05), num(-0.07), num(100.0), num(f64::NAN)),
+            (
+                "-2.5".into(),
+                "12.05".into(),
+                "-0.07".into(),
+                "100".into(),
+                "NaN".into()
+            )
         );
         assert_eq!(view.problem, Some(RecordProblem::at(3, "not a number")));
         assert_eq!(

@@ -32,8 +32,8 @@
 mod conduct;
 mod ending;
 mod game;
-mod openings;
 mod kept;
+mod openings;
 mod pool;
 mod publish;
 mod settings;

@@ -1,13 +1,14 @@
 //! The viewer pages of a match's games, written on a thread of their own as the games are
 //! saved: no worker waits for a page to be drawn and written, and the match's report is
-//! rewritten once for every batch of games saved meanwhile instead of once a game (it
+//! rewritten at most twice a second while games keep coming and once after the last (it
 //! lists every game so far, so rewriting it a game costs more the longer the match).
 //! `finish` waits for the last page and the report of every game; a resumed run writes
 //! the pages that a run stopped by a signal left unwritten.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crate::arena::store::{GAMES_DIR, GameResult};
 use crate::arena::view::{page_name, read_record, write_game_page, write_match_report};
@@ -72,19 +73,46 @@ impl Drop for Publisher {
     }
 }
 
-/// Until the last sender is gone: the pages of the games waiting, then the report.
+/// The match report is rewritten at most this often while games keep coming: it lists
+/// every game so far, so a long fast match would spend most of its time redrawing it.
+const REPORT_EVERY: Duration = Duration::from_millis(500);
+
+/// Until the last sender is gone: the pages of the games waiting, then the report when
+/// it is due (and always once the last game is in).
 fn publish_all(dir: &Path, receiver: &Receiver<Saved>) {
-    while let Ok(first) = receiver.recv() {
-        let batch: Vec<Saved> = std::iter::once(first).chain(receiver.try_iter()).collect();
-        for (result, record) in &batch {
-            if let Err(error) = write_game_page(dir, result, record) {
-                warn(result, &error);
+    let mut report_due: Option<GameResult> = None;
+    let mut last_report: Option<Instant> = None;
+    loop {
+        let wait = match (&report_due, last_report) {
+            (Some(_), Some(at)) => REPORT_EVERY.saturating_sub(at.elapsed()),
+            (Some(_), None) => Duration::ZERO,
+            (None, _) => Duration::from_secs(3600),
+        };
+        let gone = match receiver.recv_timeout(wait) {
+            Ok(first) => {
+                let batch: Vec<Saved> = std::iter::once(first).chain(receiver.try_iter()).collect();
+                for (result, record) in &batch {
+                    if let Err(error) = write_game_page(dir, result, record) {
+                        warn(result, &error);
+                    }
+                }
+                report_due = batch.into_iter().last().map(|(result, _)| result);
+                false
             }
-        }
-        if let Err(error) = write_match_report(dir)
-            && let Some((result, _)) = batch.last()
+            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Disconnected) => true,
+        };
+        let due = last_report.is_none_or(|at| at.elapsed() >= REPORT_EVERY);
+        if (gone || due)
+            && let Some(result) = report_due.take()
         {
-            warn(result, &error);
+            if let Err(error) = write_match_report(dir) {
+                warn(&result, &error);
+            }
+            last_report = Some(Instant::now());
+        }
+        if gone {
+            return;
         }
     }
 }

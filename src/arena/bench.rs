@@ -11,8 +11,8 @@ use std::time::Instant;
 use clap::{Args, Parser};
 
 use super::bots::Bot;
-use super::cli::{ArenaOptions, match_settings};
 use super::match_play::{MatchSettings, RestartPolicy, run_match};
+use super::options::{ArenaOptions, match_settings};
 use super::store::GameResult;
 use crate::games::GameKind;
 

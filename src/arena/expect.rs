@@ -24,8 +24,8 @@ use std::process::ExitCode;
 use clap::{Args, FromArgMatches};
 
 use super::bots::{Bot, BotFolders, bot_or_command};
-use super::cli::{ArenaOptions, hamle_exe, match_bots, match_settings};
 use super::match_play::{MatchSettings, run_match};
+use super::options::{ArenaOptions, hamle_exe, match_bots, match_settings};
 use super::shard::{SHARD_KEY, Shard, settings_lines};
 use super::sprt::SprtSpec;
 use super::store::{self, BUILD_KEY, GAMES_DIR, GameResult, RESULTS_FILE, SETTINGS_FILE};

@@ -16,6 +16,7 @@ pub mod interrupt;
 pub mod ladder;
 pub mod match_merge;
 pub mod match_play;
+pub mod options;
 pub mod progress;
 pub mod rating;
 pub mod regress;

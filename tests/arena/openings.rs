@@ -2,6 +2,8 @@
 //! illegal opening is refused naming FILE:LINE before anything is written, the suite is
 //! kept in match.txt and `--resume` refuses another, and each game's format is read.
 
+use std::path::Path;
+
 use pretty_assertions::assert_eq;
 
 use crate::support::arena::{
@@ -32,6 +34,28 @@ fn assert_played_out(results: &[hamle::arena::store::GameResult]) {
             result.reason
         );
     }
+}
+
+/// A match of `bots` with `suite` is refused before anything is written: exit 2 and one
+/// line on stderr that says `why`.
+fn assert_suite_refused(dir: &Path, bots: [&str; 2], suite: &Path, why: &str) {
+    let out = dir.join("refused");
+    let output = hamle_match(
+        dir,
+        &[
+            bots[0],
+            bots[1],
+            "--openings",
+            suite.to_str().expect("path"),
+            "--out",
+            out.to_str().expect("path"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(why), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!out.exists(), "nothing written");
 }
 
 fn mangala_match(dir: &std::path::Path) {
@@ -96,41 +120,14 @@ fn an_illegal_opening_is_refused_naming_its_line_and_nothing_is_written() {
     mangala_match(&dir);
     let suite = dir.join("bad.txt");
     std::fs::write(&suite, "3 6\n# fine so far\n2 9\n").expect("suite");
-    let out = dir.join("m");
-    let output = hamle_match(
+    assert_suite_refused(
         &dir,
-        &[
-            "m1",
-            "m2",
-            "--openings",
-            suite.to_str().expect("path"),
-            "--out",
-            out.to_str().expect("path"),
-        ],
+        ["m1", "m2"],
+        &suite,
+        "bad.txt:3: move 2: illegal move '9'",
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("bad.txt:3: move 2: illegal move '9'"),
-        "{stderr}"
-    );
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(!out.exists(), "nothing written");
     // A FIFO or a folder is no suite.
-    let output = hamle_match(
-        &dir,
-        &[
-            "m1",
-            "m2",
-            "--openings",
-            dir.to_str().expect("path"),
-            "--out",
-            out.to_str().expect("path"),
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("not a regular file"), "{stderr}");
-    assert!(!out.exists(), "nothing written");
+    assert_suite_refused(&dir, ["m1", "m2"], &dir, "not a regular file");
 }
 
 #[test]
@@ -208,21 +205,11 @@ fn go_reads_move_lists_and_sgf_handicaps() {
     }
     let lines = dir.join("l.txt");
     std::fs::write(&lines, "E5 C3\nE5 E5\n").expect("suite");
-    let output = hamle_match(
+    assert_suite_refused(
         &dir,
-        &[
-            "g1",
-            "g2",
-            "--openings",
-            lines.to_str().expect("path"),
-            "--out",
-            dir.join("n").to_str().expect("path"),
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("l.txt:2: move 2: illegal move 'E5'"),
-        "{stderr}"
+        ["g1", "g2"],
+        &lines,
+        "l.txt:2: move 2: illegal move 'E5'",
     );
 }
 
@@ -427,22 +414,7 @@ fn an_illegal_tavla_opening_is_refused_naming_its_line_and_the_default_suite_pla
     for (text, why) in cases {
         let suite = dir.join("bad.txt");
         std::fs::write(&suite, text).expect("suite");
-        let output = hamle_match(
-            &dir,
-            &[
-                "t1",
-                "t2",
-                "--openings",
-                suite.to_str().expect("path"),
-                "--out",
-                out.to_str().expect("path"),
-            ],
-        );
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains(why), "{stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(!out.exists(), "nothing written");
+        assert_suite_refused(&dir, ["t1", "t2"], &suite, why);
     }
     ok(&hamle_match(
         &dir,

@@ -33,6 +33,7 @@ pub mod player;
 pub mod position;
 pub mod referee;
 pub mod rules;
+mod settings;
 pub mod view;
 
 pub use board::{Cell, Color, Direction};

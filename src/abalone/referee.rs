@@ -2,9 +2,7 @@
 //! settings (`--start`) build it, and its text records replay.
 
 use crate::contract::record::{find_tag, read_tags, write_tags};
-use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
-};
+use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn};
 
 use super::board::Color;
 use super::moves::Move;
@@ -31,48 +29,6 @@ impl MatchFlags {
 #[derive(Copy, Clone, Debug)]
 pub struct AbaloneMatchRules {
     pub start: StartPosition,
-}
-
-impl GameSettings for AbaloneMatchRules {
-    fn game(&self) -> &'static str {
-        "abalone"
-    }
-
-    fn decisive(&self) -> Vec<(&'static str, String)> {
-        vec![("start", self.start.to_string())]
-    }
-
-    fn default_max_moves(&self) -> usize {
-        super::rules::DEFAULT_MAX_PLIES as usize
-    }
-
-    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
-        replay_record(text).map(Replayed::boxed)
-    }
-
-    fn opening_referee(&self, opening: &str, _pair_seed: u64) -> Result<Box<dyn Referee>, String> {
-        super::opening::referee(self, opening)
-    }
-
-    fn default_openings(&self) -> &'static str {
-        super::opening::DEFAULT
-    }
-
-    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
-        super::opening::of_record(record, plies)
-    }
-
-    /// The arena's cap (`--max-moves`) stops the game, reason "move cap"; the referee's
-    /// rules have none of their own.
-    fn referee(&self, _pair_seed: u64) -> Box<dyn Referee> {
-        Box::new(AbaloneReferee::new(
-            self.start,
-            EndRules {
-                max_plies: 0,
-                repetition_draw: false,
-            },
-        ))
-    }
 }
 
 /// An arena game of Abalone: the first seat plays Black.

@@ -30,6 +30,7 @@ pub mod player;
 pub mod referee;
 pub mod rules;
 pub mod score;
+mod settings;
 pub mod sgf;
 pub mod status;
 mod thinking;

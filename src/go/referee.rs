@@ -1,9 +1,7 @@
 //! Go in the arena: the referee judging every move by our rules, the match settings
 //! (`--size`, `--komi`, `--rules`) and the SGF record.
 
-use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
-};
+use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn};
 
 use super::color::Color;
 use super::game::Game;
@@ -44,8 +42,8 @@ impl MatchFlags {
 /// A Go match's settings: every game starts from the same empty board.
 #[derive(Clone, Debug)]
 pub struct GoMatchRules {
-    rules: RuleSet,
-    start: GoReferee,
+    pub(super) rules: RuleSet,
+    pub(super) start: GoReferee,
 }
 
 impl GoMatchRules {
@@ -54,49 +52,6 @@ impl GoMatchRules {
             rules,
             start: GoReferee::new(size, komi, rules)?,
         })
-    }
-}
-
-impl GameSettings for GoMatchRules {
-    fn game(&self) -> &'static str {
-        "go"
-    }
-
-    fn decisive(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("board_size", self.start.size.to_string()),
-            ("komi", self.start.game.komi().to_string()),
-            ("rules", self.rules.name().to_owned()),
-        ]
-    }
-
-    fn default_max_moves(&self) -> usize {
-        self.start.size.saturating_mul(self.start.size) * 3
-    }
-
-    fn referee(&self, _pair_seed: u64) -> Box<dyn Referee> {
-        Box::new(self.start.clone())
-    }
-
-    fn split_openings(&self, text: &str) -> Result<Vec<(usize, String)>, (usize, String)> {
-        super::opening::split(text)
-    }
-
-    fn opening_referee(&self, opening: &str, _pair_seed: u64) -> Result<Box<dyn Referee>, String> {
-        super::opening::referee(&self.start, opening)
-    }
-
-    fn default_openings(&self) -> &'static str {
-        super::opening::DEFAULT
-    }
-
-    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
-        super::opening::of_record(record, plies)
-    }
-
-    /// A record without `RU` or `KM` is read under this match's rules and komi.
-    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
-        replay_record(text, self.rules, self.start.game.komi()).map(Replayed::boxed)
     }
 }
 
@@ -127,8 +82,8 @@ impl SeatColors for Color {
 /// before passing (GNU Go: `--capture-all-dead`).
 #[derive(Clone, Debug)]
 pub struct GoReferee {
-    game: Game,
-    size: usize,
+    pub(super) game: Game,
+    pub(super) size: usize,
 }
 
 impl GoReferee {
@@ -261,6 +216,7 @@ fn letter(color: Color) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::GameSettings;
 
     #[test]
     fn go_referee_judges_moves_and_counts_the_end() {

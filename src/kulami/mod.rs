@@ -33,6 +33,7 @@ pub mod position;
 pub mod referee;
 pub mod rules;
 pub mod score;
+mod settings;
 pub mod view;
 
 pub use cell::Cell;

@@ -21,9 +21,7 @@
 //! ```
 
 use crate::contract::record::{find_tag, read_tags, write_tags};
-use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
-};
+use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn};
 
 use super::cell::Cell;
 use super::layout::Layout;
@@ -101,51 +99,6 @@ pub struct KulamiMatchRules {
     pub scoring: Scoring,
 }
 
-impl GameSettings for KulamiMatchRules {
-    fn game(&self) -> &'static str {
-        "kulami"
-    }
-
-    fn decisive(&self) -> Vec<(&'static str, String)> {
-        let (scoring, bonus) = scoring_words(self.scoring);
-        vec![
-            ("layout", self.layouts.to_string()),
-            ("scoring", scoring.to_owned()),
-            ("row_bonus", bonus),
-        ]
-    }
-
-    /// 56 marbles: a Kulami game cannot be longer.
-    fn default_max_moves(&self) -> usize {
-        56
-    }
-
-    /// A random layout is drawn from the pair's seed, so both games of a pair share it.
-    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
-        replay_record(text).map(Replayed::boxed)
-    }
-
-    fn opening_referee(&self, opening: &str, _pair_seed: u64) -> Result<Box<dyn Referee>, String> {
-        super::opening::referee(self, opening)
-    }
-
-    fn default_openings(&self) -> &'static str {
-        super::opening::DEFAULT
-    }
-
-    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
-        super::opening::of_record(record, plies)
-    }
-
-    fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
-        let layout = match &self.layouts {
-            KulamiLayouts::Random => Layout::random(pair_seed),
-            KulamiLayouts::Fixed(layout) => (**layout).clone(),
-        };
-        Box::new(KulamiReferee::new(layout, self.scoring))
-    }
-}
-
 /// An arena game of Kulami: the first seat plays Black.
 #[derive(Clone, Debug)]
 pub struct KulamiReferee {
@@ -185,7 +138,7 @@ impl KulamiReferee {
     }
 }
 
-fn scoring_words(scoring: Scoring) -> (&'static str, String) {
+pub(super) fn scoring_words(scoring: Scoring) -> (&'static str, String) {
     (
         if scoring.tiles_only {
             "standard"

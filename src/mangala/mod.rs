@@ -30,6 +30,7 @@ pub mod player;
 pub mod referee;
 pub mod rules;
 pub mod set_match;
+mod settings;
 pub mod view;
 
 pub use draw::{Draw, Hand};

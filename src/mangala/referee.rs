@@ -33,9 +33,7 @@
 //! South's points, a dash, North's (`3.5-1.5`).
 
 use crate::contract::record::{find_tag, read_tags, write_tags};
-use crate::contract::{
-    GameSettings, IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn,
-};
+use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn};
 
 use super::draw::Draw;
 use super::game::Game;
@@ -89,54 +87,6 @@ pub struct MangalaMatchRules {
     pub order: StarterOrder,
 }
 
-impl GameSettings for MangalaMatchRules {
-    fn game(&self) -> &'static str {
-        "mangala"
-    }
-
-    fn decisive(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("mangala_rules", self.rule.to_string()),
-            ("stones", self.stones.to_string()),
-            ("sets", self.sets.to_string()),
-            ("starters", starter_order_word(self.order).to_owned()),
-        ]
-    }
-
-    /// Sets always end (stones only move towards the stores); this is a safety net.
-    fn default_max_moves(&self) -> usize {
-        1000 * self.sets
-    }
-
-    /// Mangala's engines are deterministic at fixed budgets and the draw only says who
-    /// starts, so without random opening moves the pairs of a match replay two games.
-    fn default_opening_plies(&self) -> usize {
-        4
-    }
-
-    fn replay_record(&self, text: &str) -> Result<Replayed, String> {
-        replay_record(text).map(Replayed::boxed)
-    }
-
-    fn opening_referee(&self, opening: &str, pair_seed: u64) -> Result<Box<dyn Referee>, String> {
-        super::opening::referee(self, opening, pair_seed)
-    }
-
-    fn default_openings(&self) -> &'static str {
-        super::opening::DEFAULT
-    }
-
-    fn opening_of_record(&self, record: &str, plies: usize) -> Result<String, String> {
-        super::opening::of_record(record, plies)
-    }
-
-    /// The draw comes from the pair's seed, so both games of a pair share it.
-    fn referee(&self, pair_seed: u64) -> Box<dyn Referee> {
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(pair_seed);
-        Box::new(MangalaReferee::new(*self, Draw::run(Side::South, &mut rng)))
-    }
-}
-
 /// An arena game of Mangala: a match of `sets` sets, South in the first seat.
 #[derive(Clone, Debug)]
 pub struct MangalaReferee {
@@ -147,7 +97,7 @@ pub struct MangalaReferee {
     sets: Vec<Game>,
 }
 
-fn starter_order_word(order: StarterOrder) -> &'static str {
+pub(super) fn starter_order_word(order: StarterOrder) -> &'static str {
     match order {
         StarterOrder::Alternate => "alternate",
         StarterOrder::Fixed => "fixed",

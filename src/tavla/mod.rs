@@ -41,6 +41,7 @@ pub mod player;
 pub mod pubeval;
 pub mod referee;
 pub mod report;
+mod settings;
 pub mod setup;
 pub mod tools;
 pub mod train;

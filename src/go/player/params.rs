@@ -25,6 +25,16 @@ pub(crate) struct Params {
     /// Playout policy: chances out of 256 of trying tactics and shapes first.
     pub(crate) tactics_chance: u32,
     pub(crate) pattern_chance: u32,
+    /// Playout policy: when no capture or escape answers the last move, atari a
+    /// two-liberty chain that cannot escape (`tactics.rs`). At 1000 playouts on 9×9
+    /// against the engine without it: 60 of 100 games at equal playouts, 58 of 100
+    /// against 1200 playouts (its cost in playout speed).
+    pub(crate) playout_reading: bool,
+    /// Virtual wins for the vital point of a small eye space (nakade, `tactics.rs`).
+    /// A prior rather than a playout move: in the playouts the reader cost a fifth of
+    /// the playout speed and won 46 of 100 games at equal playouts; as a prior it won 55
+    /// of 100 (1000 playouts, 9×9) against the same engine without it.
+    pub(crate) nakade_prior: f32,
     /// Last good reply with forgetting in the playouts: 0 off, 1 LGRF-1, 2 LGRF-2
     /// then LGRF-1. Off: at 5000 playouts on 9×9 against the same engine without it,
     /// LGRF-1 won 50 games of 100 and LGRF-2 27 of 58, and both cost playout speed
@@ -50,6 +60,8 @@ impl Default for Params {
             prior_bonus: 10.0,
             tactics_chance: 230,
             pattern_chance: 240,
+            playout_reading: true,
+            nakade_prior: 10.0,
             last_good_reply: 0,
             pattern_prior: 5.0,
             mercy_fraction: 3,

@@ -20,9 +20,9 @@
 //!   `ladder.rs` and the local readers of `tactics.rs`).
 //!   Children are chosen by their mean blended with the AMAF (RAVE) mean. Kept trees
 //!   live in `kept.rs`.
-//! - Playouts (`playout.rs`) reply to the last move with captures, escapes, ataris that
-//!   leave a two-liberty chain no escape (`tactics.rs`) and 3×3 shapes (`patterns.rs`),
-//!   else play a random move that is legal, not in an own eye
+//! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
+//!   shapes (`patterns.rs`), optionally also ataris that leave a two-liberty chain no
+//!   escape (`tactics.rs`, off in play), else play a random move that is legal, not in an own eye
 //!   and not a self-atari of two or more stones; they are counted by area (Tromp–Taylor)
 //!   with komi, a win scoring 1.
 //! - Rewards are area counts whatever the rules: territory scoring differs by a point or

@@ -3,8 +3,9 @@
 //! The policy, in order:
 //! 1. Near the opponent's last move: capture a chain of theirs in atari, or save one of
 //!    ours in atari (by capturing an attacker or by extending when that gains liberties);
-//!    failing that, atari a two-liberty chain of theirs (the last move's, or one in a
-//!    capturing race with ours next to it) that cannot escape (`tactics.rs`).
+//!    failing that, when `Params::playout_reading` is on (it is off in play), atari a
+//!    two-liberty chain of theirs (the last move's, or one in a capturing race with ours
+//!    next to it) that cannot escape (`tactics.rs`).
 //! 2. Around the last move: a point matching one of the 3×3 shape patterns.
 //! 3. Otherwise a random empty point, scanning from a random start, skipping illegal
 //!    moves, own eye-like points, suicides and self-atari of chains of two or more stones.

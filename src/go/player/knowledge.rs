@@ -1,6 +1,6 @@
 //! What the tree knows of Go beyond the rules: the priors a new child starts with
-//! (captures, escapes, ladders, self-atari, 3×3 shapes, lines on an open board) and the
-//! moves the search leaves out on a large board ([`LargeBoardPruning`]).
+//! (captures, escapes, ladders, self-atari, 3×3 shapes, nakade, lines on an open board)
+//! and the moves the search leaves out on a large board ([`LargeBoardPruning`]).
 //!
 //! Kept apart from the tree's mechanics (`tree.rs`: selection, expansion, backup), which
 //! only ask these functions for numbers.
@@ -12,6 +12,7 @@ use super::ladder::{runs_into_ladder, starts_working_ladder};
 use super::params::Params;
 use super::patterns;
 use super::playout::{is_bad_self_atari, saves_atari};
+use super::tactics::eye_space_vital_point;
 
 /// The size below which the line-based priors (first two lines bad, third good) do not
 /// apply.
@@ -130,6 +131,11 @@ pub(crate) fn move_prior(
     }
     if is_bad_self_atari(board, color, p) {
         visits += bonus;
+    }
+    if params.nakade_prior > 0.0 && eye_space_vital_point(board, p) == Some(p) {
+        // The vital point of a small eye space makes or kills a group, for either side.
+        visits += params.nakade_prior;
+        wins += params.nakade_prior;
     }
     if params.pattern_prior > 0.0 && patterns::matches(patterns::code(board, p)) {
         visits += params.pattern_prior;

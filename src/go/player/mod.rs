@@ -15,12 +15,14 @@
 //!
 //! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
 //!   visits (`Params::expand_after`, `params.rs`), each child starting with virtual
-//!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, lines on an
-//!   open board: `knowledge.rs`, with the ladder reader `ladder.rs`).
+//!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, vital points of
+//!   small eye spaces, lines on an open board: `knowledge.rs`, with the ladder reader
+//!   `ladder.rs` and the local readers of `tactics.rs`).
 //!   Children are chosen by their mean blended with the AMAF (RAVE) mean. Kept trees
 //!   live in `kept.rs`.
 //! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
-//!   shapes (`patterns.rs`), else play a random move that is legal, not in an own eye
+//!   shapes (`patterns.rs`), optionally also ataris that leave a two-liberty chain no
+//!   escape (`tactics.rs`, off in play), else play a random move that is legal, not in an own eye
 //!   and not a self-atari of two or more stones; they are counted by area (Tromp–Taylor)
 //!   with komi, a win scoring 1.
 //! - Rewards are area counts whatever the rules: territory scoring differs by a point or
@@ -41,6 +43,7 @@ mod ladder;
 mod params;
 mod patterns;
 mod playout;
+mod tactics;
 mod tree;
 
 use std::time::{Duration, Instant};

@@ -2,7 +2,10 @@
 //!
 //! The policy, in order:
 //! 1. Near the opponent's last move: capture a chain of theirs in atari, or save one of
-//!    ours in atari (by capturing an attacker or by extending when that gains liberties).
+//!    ours in atari (by capturing an attacker or by extending when that gains liberties);
+//!    failing that, when `Params::playout_reading` is on (it is off in play), atari a
+//!    two-liberty chain of theirs (the last move's, or one in a capturing race with ours
+//!    next to it) that cannot escape (`tactics.rs`).
 //! 2. Around the last move: a point matching one of the 3×3 shape patterns.
 //! 3. Otherwise a random empty point, scanning from a random start, skipping illegal
 //!    moves, own eye-like points, suicides and self-atari of chains of two or more stones.
@@ -20,6 +23,7 @@ use crate::go::color::Color;
 
 use super::params::Params;
 use super::patterns;
+use super::tactics;
 
 /// wyrand: one multiply per draw, 64-bit state, good statistical quality for a
 /// simulation (not for anything adversarial). Seeded from ChaCha8 so that nearby seeds
@@ -365,6 +369,8 @@ pub(crate) struct Playout {
     tactics_chance: u32,
     /// Probability (out of 256) of looking for a shape reply around the last move.
     pattern_chance: u32,
+    /// Whether the tactics also read ataris on two-liberty chains (`tactics.rs`).
+    reading: bool,
     /// Last good replies, learnt from the simulations (see [`Replies`]); `None` when
     /// the policy does not use them.
     pub(crate) replies: Option<Replies>,
@@ -388,6 +394,7 @@ impl Playout {
             suicide_allowed,
             tactics_chance: params.tactics_chance,
             pattern_chance: params.pattern_chance,
+            reading: params.playout_reading,
             replies: (params.last_good_reply > 0).then(|| Replies::new(params.last_good_reply > 1)),
             mercy: 0,
         }
@@ -529,6 +536,19 @@ impl Playout {
                 self.escapes(board, color, q);
             }
         }
+        if let Some(p) = self.pick_playable(board, color) {
+            return Some(p);
+        }
+        if !self.reading {
+            return None;
+        }
+        tactics::two_liberty_attacks(board, color, last, &mut self.candidates);
+        self.pick_playable(board, color)
+    }
+
+    /// A random candidate that is legal and not a bad self-atari; the candidates are
+    /// used up.
+    fn pick_playable(&mut self, board: &Board, color: Color) -> Option<Point> {
         while !self.candidates.is_empty() {
             let i = self.rng.below(self.candidates.len());
             let p = self.candidates.swap_remove(i);

@@ -607,6 +607,8 @@ fn params_from(spec: &str) -> Params {
             "mercy" => p.mercy_fraction = f as usize,
             "lgr" => p.last_good_reply = f as u8,
             "pprior" => p.pattern_prior = f,
+            "reading" => p.playout_reading = f != 0.0,
+            "nakade" => p.nakade_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }

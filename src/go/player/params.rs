@@ -37,7 +37,11 @@ pub(crate) struct Params {
     /// A prior rather than a playout move: in the playouts the reader cost a fifth of
     /// the playout speed and won 46 of 100 games at equal playouts; as a prior it won 55
     /// of 100 (1000 playouts, 9×9) against the same engine without it (both with the
-    /// playout reading on), and 53 of 100 alone against main's engine.
+    /// playout reading on), and 53 of 100 alone against main's engine. Off (0): on, it
+    /// changed three answers of the project's own regression suite
+    /// (`tests/data/regress/records.tst` 102, 103, 205: J4 and B1 for B2, D2 and G8), so it
+    /// proposes vital points where none is at stake; a gain of 53 in 100 does not
+    /// outweigh that until the shape test is mended.
     pub(crate) nakade_prior: f32,
     /// Last good reply with forgetting in the playouts: 0 off, 1 LGRF-1, 2 LGRF-2
     /// then LGRF-1. Off: at 5000 playouts on 9×9 against the same engine without it,
@@ -65,7 +69,7 @@ impl Default for Params {
             tactics_chance: 230,
             pattern_chance: 240,
             playout_reading: false,
-            nakade_prior: 10.0,
+            nakade_prior: 0.0,
             last_good_reply: 0,
             pattern_prior: 5.0,
             mercy_fraction: 3,

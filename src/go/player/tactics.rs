@@ -357,7 +357,11 @@ mod tests {
         );
         assert_eq!(eye_space_vital_point(&straight, c1), Some(c1));
         let end = at(&straight, "B1");
-        let params = Params::default();
+        // The prior is off by default (`Params::nakade_prior`): the test turns it on.
+        let params = Params {
+            nakade_prior: 10.0,
+            ..Params::default()
+        };
         let last = Some(at(&straight, "E1"));
         let vital = move_prior(&params, &straight, Color::Black, c1, last);
         let other = move_prior(&params, &straight, Color::Black, end, last);

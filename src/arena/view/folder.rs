@@ -43,19 +43,6 @@ fn href_segment(text: &str) -> String {
         .collect()
 }
 
-/// Right after game `result` was saved in `match_dir` with `record_text`: writes its page
-/// and rewrites the match's report; a failure is a warning on stderr.
-pub fn publish_game(match_dir: &Path, result: &GameResult, record_text: &str) {
-    let written = write_game_page(match_dir, result, record_text)
-        .and_then(|()| write_match_report(match_dir));
-    if let Err(error) = written {
-        eprintln!(
-            "warning: the viewer page of game {}: {error}",
-            result.game + 1
-        );
-    }
-}
-
 /// Writes the page of game `result` of `match_dir` from its record `text`.
 pub fn write_game_page(match_dir: &Path, result: &GameResult, text: &str) -> Result<(), String> {
     let extension = Path::new(&result.record)

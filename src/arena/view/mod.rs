@@ -19,8 +19,8 @@ use crate::contract::view::Viewer;
 use crate::games::GameKind;
 
 pub use folder::{
-    MATCH_REPORT_FILE, ladder_games_section, page_name, publish_game, rebuild_ladder_pages,
-    rebuild_match_pages, write_game_page, write_match_report,
+    MATCH_REPORT_FILE, ladder_games_section, page_name, rebuild_ladder_pages, rebuild_match_pages,
+    write_game_page, write_match_report,
 };
 pub use page::{PageLinks, game_page};
 

@@ -3,7 +3,7 @@
 //! told them with `play` after `abalone-new_game`, as any move (abalone-boai too).
 
 use crate::contract::Referee;
-use crate::contract::opening::play_opening;
+use crate::contract::opening::{first_plies, play_opening};
 
 use super::referee::{AbaloneMatchRules, replay_record};
 use crate::contract::GameSettings;
@@ -20,17 +20,7 @@ pub fn referee(settings: &AbaloneMatchRules, opening: &str) -> Result<Box<dyn Re
 /// The first `plies` moves of a record as a suite line.
 pub fn of_record(record: &str, plies: usize) -> Result<String, String> {
     let replayed = replay_record(record)?;
-    let moves: Vec<String> = replayed
-        .referee
-        .game()
-        .moves()
-        .take(plies)
-        .map(|mv| mv.to_string())
-        .collect();
-    if moves.len() < plies {
-        return Err(format!("the record has only {} moves", moves.len()));
-    }
-    Ok(moves.join(" "))
+    first_plies(replayed.referee.game().moves(), plies, "the record")
 }
 
 #[cfg(test)]

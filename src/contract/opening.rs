@@ -22,6 +22,25 @@ pub fn split_lines(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The first `plies` of `moves` as a suite line, words parted by one space (what each
+/// game's `of_record` gives `hamle match openings`); fails when `source` (`the record`,
+/// `set 1`) has fewer.
+pub fn first_plies<M: std::fmt::Display>(
+    moves: impl IntoIterator<Item = M>,
+    plies: usize,
+    source: &str,
+) -> Result<String, String> {
+    let words: Vec<String> = moves
+        .into_iter()
+        .take(plies)
+        .map(|mv| mv.to_string())
+        .collect();
+    if words.len() < plies {
+        return Err(format!("{source} has only {} moves", words.len()));
+    }
+    Ok(words.join(" "))
+}
+
 /// Plays `moves` on `referee` from its start, each by the side to move as if its engine
 /// had answered it, and returns a referee whose setup commands end with `commands` (e.g.
 /// Go's `set_free_handicap`) and the forwarded moves. Fails naming the first move the

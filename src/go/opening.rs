@@ -6,7 +6,7 @@
 //! answers) and the moves with `play`, after `boardsize`, `clear_board` and `komi`.
 
 use crate::contract::Referee;
-use crate::contract::opening::{play_opening, split_lines};
+use crate::contract::opening::{first_plies, play_opening, split_lines};
 
 use super::referee::GoReferee;
 use super::sgf::{Event, GoRecord};
@@ -159,15 +159,7 @@ pub fn of_record(record: &str, plies: usize) -> Result<String, String> {
     if record.handicap > 0 {
         return Err("a handicap game: write its opening as SGF".to_owned());
     }
-    let moves: Vec<String> = record
-        .moves()
-        .take(plies)
-        .map(|(_, mv)| mv.to_string())
-        .collect();
-    if moves.len() < plies {
-        return Err(format!("the record has only {} moves", moves.len()));
-    }
-    Ok(moves.join(" "))
+    first_plies(record.moves().map(|(_, mv)| mv), plies, "the record")
 }
 
 #[cfg(test)]

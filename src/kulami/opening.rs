@@ -4,7 +4,7 @@
 //! pair. Engines get it with `kulami-new_game LAYOUT` and the marbles with `play`.
 
 use crate::contract::Referee;
-use crate::contract::opening::play_opening;
+use crate::contract::opening::{first_plies, play_opening};
 
 use super::layout::Layout;
 use super::referee::{KulamiMatchRules, KulamiReferee, replay_record};
@@ -36,16 +36,8 @@ pub fn referee(settings: &KulamiMatchRules, opening: &str) -> Result<Box<dyn Ref
 pub fn of_record(record: &str, plies: usize) -> Result<String, String> {
     let replayed = replay_record(record)?;
     let referee = &replayed.referee;
-    let moves: Vec<String> = referee
-        .moves()
-        .iter()
-        .take(plies)
-        .map(|cell| cell.to_string())
-        .collect();
-    if moves.len() < plies {
-        return Err(format!("the record has only {} moves", moves.len()));
-    }
-    Ok(format!("{} {}", referee.game().layout(), moves.join(" ")))
+    let moves = first_plies(referee.moves(), plies, "the record")?;
+    Ok(format!("{} {moves}", referee.game().layout()))
 }
 
 #[cfg(test)]

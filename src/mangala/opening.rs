@@ -4,7 +4,7 @@
 //! same for either side, so an opening is legal whoever starts. Engines get the moves with
 //! `play` after `set_position` of the start; sets 2 and later start fresh.
 
-use crate::contract::opening::play_opening;
+use crate::contract::opening::{first_plies, play_opening};
 use crate::contract::{GameSettings, Referee};
 
 use super::referee::{MangalaMatchRules, replay_record};
@@ -28,16 +28,7 @@ pub fn of_record(record: &str, plies: usize) -> Result<String, String> {
     let Some(first) = replayed.referee.sets().first() else {
         return Err("the record has no set".to_owned());
     };
-    let moves: Vec<String> = first
-        .moves()
-        .iter()
-        .take(plies)
-        .map(|(_, pit, _)| pit.to_string())
-        .collect();
-    if moves.len() < plies {
-        return Err(format!("set 1 has only {} moves", moves.len()));
-    }
-    Ok(moves.join(" "))
+    first_plies(first.moves().iter().map(|(_, pit, _)| pit), plies, "set 1")
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use hamle::go::game::Game;
 use hamle::go::rules::RuleSet;
 use hamle::go::{Color, MoveVertex, Vertex};
 use hamle::protocol::serve;
+
+use crate::rules::stones_of;
 use pretty_assertions::assert_eq;
 
 fn v(s: &str) -> Vertex {
@@ -22,30 +24,6 @@ fn v(s: &str) -> Vertex {
 
 fn vertices(list: &str) -> Vec<Vertex> {
     list.split_whitespace().map(v).collect()
-}
-
-/// The stones of a diagram (rows from the top, `X` black, `O` white, `.` empty) and its size.
-fn stones_of(diagram: &str) -> (usize, Vec<(Color, Vertex)>) {
-    let rows: Vec<Vec<char>> = diagram
-        .lines()
-        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
-        .filter(|r| !r.is_empty())
-        .collect();
-    let size = rows.len();
-    let mut stones = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        assert_eq!(row.len(), size, "diagram must be square");
-        for (col, &c) in row.iter().enumerate() {
-            let vertex = Vertex::new(col as u8, (size - 1 - i) as u8);
-            match c {
-                'X' => stones.push((Color::Black, vertex)),
-                'O' => stones.push((Color::White, vertex)),
-                '.' => {}
-                other => panic!("bad diagram character {other:?}"),
-            }
-        }
-    }
-    (size, stones)
 }
 
 /// A game set up from a diagram under `rules`, with `komi`.

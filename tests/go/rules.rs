@@ -17,8 +17,9 @@ fn at(s: &str) -> MoveVertex {
     MoveVertex::Play(v(s))
 }
 
-/// A game set up from a diagram: rows from the top, `X` black, `O` white, `.` empty.
-fn position(rules: RuleSet, diagram: &str) -> Game {
+/// The stones of a diagram (rows from the top, `X` black, `O` white, `.` empty) and its
+/// size; the counting tests set their positions from it too.
+pub(crate) fn stones_of(diagram: &str) -> (usize, Vec<(Color, Vertex)>) {
     let rows: Vec<Vec<char>> = diagram
         .lines()
         .map(|l| {
@@ -42,6 +43,12 @@ fn position(rules: RuleSet, diagram: &str) -> Game {
             }
         }
     }
+    (size, stones)
+}
+
+/// A game set up from a diagram: rows from the top, `X` black, `O` white, `.` empty.
+fn position(rules: RuleSet, diagram: &str) -> Game {
+    let (size, stones) = stones_of(diagram);
     let mut game = Game::new(size, rules.rules()).expect("diagram size");
     game.setup_stones(&stones).expect("diagram position");
     game

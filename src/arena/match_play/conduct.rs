@@ -328,6 +328,14 @@ impl Table<'_> {
             send(engine, seat, &command, self.settings.move_timeout, "error").await?;
         }
         let engine = &mut self.engines[seat.index()];
+        if !control.is_none() {
+            // The opponent's move told ahead is not thinking time: under a clock it goes
+            // out, and is answered, before the request is timed.
+            engine
+                .flush_told(self.settings.move_timeout)
+                .await
+                .map_err(|error| Fault::of(seat, error))?;
+        }
         let asked = Instant::now();
         let sent = engine.send(&request, timeout).await;
         let took = asked.elapsed().as_secs_f64();

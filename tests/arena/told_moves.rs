@@ -120,7 +120,11 @@ fn every_engine_hears_the_opponents_moves_to_the_last() {
     go_bot(
         &dir,
         "refuser",
-        Some(("refuse-play", u32::try_from(k).expect("k"), &dir.join("unused"))),
+        Some((
+            "refuse-play",
+            u32::try_from(k).expect("k"),
+            &dir.join("unused"),
+        )),
     );
     let refused = play(&dir, "refuser", "4", &dir.join("refused"));
     let game = |list: &[String]| {
@@ -130,8 +134,16 @@ fn every_engine_hears_the_opponents_moves_to_the_last() {
             .expect("game g")
     };
     let (scribed, refused) = (game(&lines), game(&refused));
-    assert_eq!(field(&refused, "moves"), field(&scribed, "moves"), "{refused}");
-    assert_eq!(field(&refused, field(&refused, "winner")), "good", "{refused}");
+    assert_eq!(
+        field(&refused, "moves"),
+        field(&scribed, "moves"),
+        "{refused}"
+    );
+    assert_eq!(
+        field(&refused, field(&refused, "winner")),
+        "good",
+        "{refused}"
+    );
     assert!(
         field(&refused, "reason").starts_with("rejected of refuser: refused the legal 'play "),
         "{refused}"

@@ -12,6 +12,7 @@
 //! fills the disk nor blocks on a full pipe.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -98,6 +99,12 @@ pub enum EngineError {
         command: String,
         source: std::io::Error,
     },
+    /// A command told ahead ([`EngineProcess::tell`]) was answered with `?`.
+    Refused {
+        label: String,
+        command: String,
+        message: String,
+    },
 }
 
 impl EngineError {
@@ -109,6 +116,7 @@ impl EngineError {
             EngineError::Closed { .. } => "crash",
             EngineError::Garbage { .. } => "garbage",
             EngineError::Io { .. } => "crash",
+            EngineError::Refused { .. } => "rejected",
         }
     }
 }
@@ -150,6 +158,11 @@ impl fmt::Display for EngineError {
                 command,
                 source,
             } => write!(f, "{label}: cannot send '{command}': {source}"),
+            EngineError::Refused {
+                label,
+                command,
+                message,
+            } => write!(f, "{label}: refused '{command}': {message}"),
         }
     }
 }
@@ -199,6 +212,9 @@ pub struct EngineProcess {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     next_id: u64,
+    /// Commands told ahead ([`EngineProcess::tell`]) with their ids: written with the next
+    /// command, their answers read before its own.
+    told: Vec<(u64, String)>,
     reaped: bool,
     /// The engine's process group (its own pid: it leads the group).
     group: Option<Pid>,
@@ -270,6 +286,7 @@ impl EngineProcess {
             stdin,
             stdout: BufReader::new(stdout),
             next_id: 1,
+            told: Vec::new(),
             reaped: false,
             group,
             stderr_drain,
@@ -280,23 +297,59 @@ impl EngineProcess {
         &self.label
     }
 
-    /// Sends `command` with a fresh id and waits at most `timeout` for its whole response.
+    /// Queues `command` (a move the engine is told, whose answer nothing waits on) to be
+    /// written in the same write as the next command sent. The engine then reads both at
+    /// one wake-up and the arena reads both answers at one or two: relaying a move costs
+    /// the engine and the arena about half the thread switches of a round trip of its own,
+    /// which is most of what a game between fast engines costs. A `?` answer to it ends
+    /// the next [`send`](EngineProcess::send) as [`EngineError::Refused`].
+    pub fn tell(&mut self, command: &str) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.told.push((id, command.to_owned()));
+    }
+
+    /// Writes what was told ahead, if anything, and reads its answers, within `timeout`.
+    pub async fn flush_told(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        if self.told.is_empty() {
+            return Ok(());
+        }
+        let told = std::mem::take(&mut self.told);
+        let mut text = String::new();
+        for (id, command) in &told {
+            let _ = writeln!(text, "{id} {command}");
+        }
+        let Some((_, last)) = told.last() else {
+            return Ok(());
+        };
+        self.write_lines(&text, last).await?;
+        match tokio::time::timeout(timeout, self.read_told(&told)).await {
+            Ok(result) => result,
+            Err(_) => Err(EngineError::Timeout {
+                label: self.label.clone(),
+                command: last.clone(),
+                after: timeout,
+            }),
+        }
+    }
+
+    /// Sends `command` with a fresh id (after what was told ahead, in one write) and waits
+    /// at most `timeout` for its whole response (and the told commands' before it).
     pub async fn send(&mut self, command: &str, timeout: Duration) -> Result<Answer, EngineError> {
         let id = self.next_id;
         self.next_id += 1;
-        let line = format!("{id} {command}\n");
-        let io_error = |source| EngineError::Io {
-            label: self.label.clone(),
-            command: command.to_owned(),
-            source,
+        let told = std::mem::take(&mut self.told);
+        let mut text = String::new();
+        for (told_id, told_command) in &told {
+            let _ = writeln!(text, "{told_id} {told_command}");
+        }
+        let _ = writeln!(text, "{id} {command}");
+        self.write_lines(&text, command).await?;
+        let exchange = async {
+            self.read_told(&told).await?;
+            self.read_response(id, command).await
         };
-        if let Err(source) = self.stdin.write_all(line.as_bytes()).await {
-            return Err(io_error(source));
-        }
-        if let Err(source) = self.stdin.flush().await {
-            return Err(io_error(source));
-        }
-        match tokio::time::timeout(timeout, self.read_response(id, command)).await {
+        match tokio::time::timeout(timeout, exchange).await {
             Ok(result) => result,
             Err(_) => Err(EngineError::Timeout {
                 label: self.label.clone(),
@@ -304,6 +357,36 @@ impl EngineProcess {
                 after: timeout,
             }),
         }
+    }
+
+    /// Writes `text` (whole command lines) to the engine; `command` names it in an error.
+    async fn write_lines(&mut self, text: &str, command: &str) -> Result<(), EngineError> {
+        let io_error = |source| EngineError::Io {
+            label: self.label.clone(),
+            command: command.to_owned(),
+            source,
+        };
+        if let Err(source) = self.stdin.write_all(text.as_bytes()).await {
+            return Err(io_error(source));
+        }
+        if let Err(source) = self.stdin.flush().await {
+            return Err(io_error(source));
+        }
+        Ok(())
+    }
+
+    /// The answers to `told`, in order; the first `?` is an error.
+    async fn read_told(&mut self, told: &[(u64, String)]) -> Result<(), EngineError> {
+        for (id, command) in told {
+            if let Err(message) = self.read_response(*id, command).await? {
+                return Err(EngineError::Refused {
+                    label: self.label.clone(),
+                    command: command.clone(),
+                    message,
+                });
+            }
+        }
+        Ok(())
     }
 
     async fn read_response(&mut self, id: u64, command: &str) -> Result<Answer, EngineError> {

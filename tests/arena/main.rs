@@ -23,4 +23,5 @@ mod regress;
 mod shards;
 mod slurm;
 mod tavla;
+mod told_moves;
 mod viewer;

@@ -39,11 +39,11 @@ pub(super) async fn conduct(
         return Ending::Failed(fault);
     }
     if let Err(ending) = table.opening(opening_seed).await {
-        return ending;
+        return table.flush_told(ending).await;
     }
     loop {
         if let Err(ending) = table.turn().await {
-            return ending;
+            return table.flush_told(ending).await;
         }
     }
 }
@@ -328,6 +328,14 @@ impl Table<'_> {
             send(engine, seat, &command, self.settings.move_timeout, "error").await?;
         }
         let engine = &mut self.engines[seat.index()];
+        if !control.is_none() {
+            // The opponent's move told ahead is not thinking time: under a clock it goes
+            // out, and is answered, before the request is timed.
+            engine
+                .flush_told(self.settings.move_timeout)
+                .await
+                .map_err(|error| Fault::of(seat, error))?;
+        }
         let asked = Instant::now();
         let sent = engine.send(&request, timeout).await;
         let took = asked.elapsed().as_secs_f64();
@@ -398,18 +406,26 @@ impl Table<'_> {
         Ok(())
     }
 
-    /// Tells `seat`'s engine the opponent's move; refusing a legal move is its fault.
+    /// Tells `seat`'s engine the opponent's move, in the same write as the next command
+    /// it is sent ([`EngineProcess::tell`]); refusing a legal move is its fault, found
+    /// when that command is sent or at the game's end ([`Table::flush_told`]).
     async fn forward(&mut self, seat: Seat, forward: &str) -> Result<(), Fault> {
-        let engine = &mut self.engines[seat.index()];
-        match engine.send(forward, self.settings.move_timeout).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(message)) => Err(Fault {
-                seat,
-                kind: "rejected",
-                detail: format!("refused the legal '{forward}': {message}"),
-            }),
-            Err(error) => Err(Fault::of(seat, error)),
+        self.engines[seat.index()].tell(forward);
+        Ok(())
+    }
+
+    /// The moves still told ahead at the game's end, written and answered, so that each
+    /// engine has heard the whole game. A refusal or a silence among them came before
+    /// whatever ended the game (every command sent after a move was told would have
+    /// carried it), so it is how the game ended.
+    async fn flush_told(&mut self, ending: Ending) -> Ending {
+        for seat in [Seat::First, Seat::Second] {
+            let engine = &mut self.engines[seat.index()];
+            if let Err(error) = engine.flush_told(self.settings.move_timeout).await {
+                return Ending::Failed(Fault::of(seat, error));
+            }
         }
+        ending
     }
 
     /// `reason`, followed by the game's warnings if there were any.

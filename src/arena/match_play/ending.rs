@@ -13,10 +13,17 @@ pub(super) struct Fault {
 
 impl Fault {
     pub(super) fn of(seat: Seat, error: EngineError) -> Fault {
+        let detail = match &error {
+            // Only a move the referee has judged legal is told ahead.
+            EngineError::Refused {
+                command, message, ..
+            } => format!("refused the legal '{command}': {message}"),
+            _ => error.to_string(),
+        };
         Fault {
             seat,
             kind: error.kind(),
-            detail: error.to_string(),
+            detail,
         }
     }
 }

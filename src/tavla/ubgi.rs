@@ -26,7 +26,10 @@ struct Context {
     score: [u32; 2],
     cube: u32,
     cube_owner: Option<Side>,
+    /// The session's Crawford rule (`newsession … crawford on|off`).
     crawford: bool,
+    /// This game is the Crawford game: the flag of a Match ID (`position gnubgid ID:MATCH`).
+    crawford_game: bool,
 }
 
 impl Default for Context {
@@ -39,6 +42,7 @@ impl Default for Context {
             cube: 1,
             cube_owner: None,
             crawford: false,
+            crawford_game: false,
         }
     }
 }
@@ -259,7 +263,10 @@ impl Session {
         self.context.score = score;
         self.context.cube = key.cube;
         self.context.cube_owner = key.cube_owner.map(|o| if flip { o.other() } else { o });
-        self.context.crawford = key.crawford;
+        // The Match ID's flag marks the Crawford game itself; the rule stays the
+        // session's, except that a Crawford game means the rule is in force.
+        self.context.crawford_game = key.crawford;
+        self.context.crawford |= key.crawford;
     }
 
     /// `dice D1 D2`: the roll for the next `go`.
@@ -288,7 +295,7 @@ impl Session {
             cube: c.cube,
             cube_owner: c.cube_owner,
             score: c.score,
-            crawford_game: false,
+            crawford_game: c.crawford_game,
             crawford_done: !c.crawford || at_point,
             games: 0,
         }

@@ -318,3 +318,45 @@ fn ubgi_dialect() {
          error unknown_command foo\nbestmove 13/11 13/8\nerror bad_argument invalid_match_id\n"
     );
 }
+
+/// A Match ID of a 5-point match at 2–4 (p0 trails, p1 is one point away), p0 on roll
+/// before rolling, the cube centred; `crawford` marks the Crawford game.
+fn trailer_on_roll(crawford: bool) -> String {
+    use hamle::tavla::board::Side;
+    use hamle::tavla::ids::{GameState, MatchKey, match_id};
+    match_id(&MatchKey {
+        cube: 1,
+        cube_owner: None,
+        dice_owner: Side::White,
+        crawford,
+        state: GameState::Playing,
+        turn: Side::White,
+        doubled: false,
+        resigned: 0,
+        dice: None,
+        match_length: 5,
+        score: [2, 4],
+        jacoby: false,
+    })
+}
+
+#[test]
+fn ubgi_takes_the_crawford_game_from_the_match_id() {
+    // After the Crawford game the trailer doubles at once (its opponent's gammons and
+    // the cube cost it nothing more); in the Crawford game nobody may double.
+    let ask = |crawford: bool| {
+        let input = format!(
+            "newsession type match length 5 crawford on\nposition gnubgid 4HPwATDgc/ABMA:{}\n\
+             go role cube\n",
+            trailer_on_roll(crawford)
+        );
+        let mut output = Vec::new();
+        hamle::tavla::ubgi::serve(Level::default(), Cursor::new(input), &mut output)
+            .expect("serve");
+        String::from_utf8(output).expect("utf-8")
+    };
+    assert_eq!(
+        (ask(false), ask(true)),
+        ("bestmove double\n".to_owned(), "bestmove roll\n".to_owned())
+    );
+}

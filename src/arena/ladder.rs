@@ -82,9 +82,13 @@ const SWISS_COLOUR_STREAM: u64 = 1 << 40;
 
 /// One Swiss round: bots ranked by points so far (a bye counts as a won pairing), ties by
 /// the order given (the sheet's alphabetical starting order is the caller's); with an odd
-/// number, the lowest-ranked bot among those with the fewest byes sits out. Then from the
-/// top, each unpaired bot meets the next unpaired one it has not met yet (or, when it has
-/// met them all, the next one). Returns the pairings (higher-ranked bot first) and the bye.
+/// number, the lowest-ranked bot among those with the fewest byes sits out. Then the
+/// pairing closest to the ranking that has no rematch: from the top, each unpaired bot
+/// meets the next unpaired one it has not met yet, going back to an earlier choice when
+/// that would leave two bots below that have met (as a tournament director does). Only
+/// when no such pairing exists (or the search is too long to try) does it pair greedily,
+/// meeting the next bot down when every one left was met. Returns the pairings
+/// (higher-ranked bot first) and the bye.
 pub fn swiss_round(
     points: &[f64],
     byes: &[usize],
@@ -102,19 +106,64 @@ pub fn swiss_round(
             bye = Some(order.remove(position));
         }
     }
+    let have_met = |a: usize, b: usize| met.contains(&(a.min(b), a.max(b)));
+    let mut budget = SWISS_SEARCH_STEPS;
     let mut pairs = Vec::new();
-    let mut unpaired = order;
+    if !pair_fresh(&order, &have_met, &mut budget, &mut pairs) {
+        pairs = pair_greedily(order, &have_met);
+    }
+    (pairs, bye)
+}
+
+/// How many steps the search for a pairing without rematches may take: a ladder of a
+/// few dozen bots needs far fewer; past it the round is paired greedily.
+const SWISS_SEARCH_STEPS: usize = 100_000;
+
+/// Pairs `ranked` (in ranking order) with no two bots that have met, the first such
+/// pairing in ranking order; false when there is none within `budget` steps.
+fn pair_fresh(
+    ranked: &[usize],
+    have_met: &impl Fn(usize, usize) -> bool,
+    budget: &mut usize,
+    pairs: &mut Vec<(usize, usize)>,
+) -> bool {
+    let Some((&top, rest)) = ranked.split_first() else {
+        return true;
+    };
+    for (index, &other) in rest.iter().enumerate() {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if have_met(top, other) {
+            continue;
+        }
+        let mut left = rest.to_vec();
+        left.remove(index);
+        pairs.push((top, other));
+        if pair_fresh(&left, have_met, budget, pairs) {
+            return true;
+        }
+        pairs.pop();
+    }
+    false
+}
+
+/// From the top, each bot meets the next one it has not met, else the next one down.
+fn pair_greedily(
+    mut unpaired: Vec<usize>,
+    have_met: &impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
     while !unpaired.is_empty() {
         let top = unpaired.remove(0);
-        let fresh = unpaired
-            .iter()
-            .position(|&other| !met.contains(&(top.min(other), top.max(other))));
+        let fresh = unpaired.iter().position(|&other| !have_met(top, other));
         let Some(position) = fresh.or(if unpaired.is_empty() { None } else { Some(0) }) else {
             break;
         };
         pairs.push((top, unpaired.remove(position)));
     }
-    (pairs, bye)
+    pairs
 }
 
 /// A ladder: the bots, the format, and a match template (game, seed, games a pairing,
@@ -647,6 +696,10 @@ mod tests {
         // Ranking 0, 2, 4, 1, 3; the bye goes to the lowest without one (3).
         assert_eq!(bye, Some(3));
         assert_eq!(plan, vec![(0, 2), (4, 1)]);
+        // Greedy would pair 0-1 and leave 2-3, who have met; going back gives 0-2, 1-3.
+        let met: BTreeSet<(usize, usize)> = [(2, 3), (0, 3)].into_iter().collect();
+        let (plan, _) = swiss_round(&[3.0, 2.0, 1.0, 0.0], &[0; 4], 2.0, &met);
+        assert_eq!(plan, vec![(0, 2), (1, 3)]);
         // Everyone met everyone: the next bot down, a rematch.
         let all: BTreeSet<(usize, usize)> = [(0, 1)].into_iter().collect();
         assert_eq!(swiss_round(&[1.0, 1.0], &[0, 0], 2.0, &all).0, vec![(0, 1)]);

@@ -208,32 +208,84 @@ impl<V: RecordViewer> Viewer for V {
 
 /// Text for SVG or HTML: `&`, `<`, `>` and `"` escaped.
 pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(text.len());
+    push_escaped(&mut out, text);
+    out
+}
+
+/// [`escape`] onto the end of `out`: a page escapes thousands of words, most of which
+/// need nothing.
+pub fn push_escaped(out: &mut String, text: &str) {
+    let mut plain_from = 0;
+    for (at, c) in text.char_indices() {
+        let entity = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            _ => continue,
+        };
+        out.push_str(&text[plain_from..at]);
+        out.push_str(entity);
+        plain_from = at + 1;
+    }
+    out.push_str(&text[plain_from..]);
 }
 
 /// A number for SVG: at most two decimals, no trailing zeros (`1`, `9.55`, `0.4`), as the
 /// pages hold hundreds of boards. Rounded in hundredths with integers: a page draws
 /// thousands of numbers, and exact float formatting was a tenth of a fast match's time.
 pub fn num(value: f64) -> String {
+    let mut out = String::new();
+    push_num(&mut out, value);
+    out
+}
+
+/// [`num`] onto the end of `out`, with no allocation of its own.
+pub fn push_num(out: &mut String, value: f64) {
     let hundredths = (value * 100.0).round();
     if !hundredths.is_finite() || hundredths.abs() >= 1e15 {
-        return format!("{value}");
+        let _ = write!(out, "{value}");
+        return;
     }
     // In range: |hundredths| < 1e15 fits an i64 exactly.
     let hundredths = hundredths as i64;
-    let sign = if hundredths < 0 { "-" } else { "" };
     let (whole, fraction) = (
         hundredths.unsigned_abs() / 100,
         hundredths.unsigned_abs() % 100,
     );
+    if hundredths < 0 {
+        out.push('-');
+    }
+    push_digits(out, whole);
     match fraction {
-        0 if whole == 0 => "0".to_owned(),
-        0 => format!("{sign}{whole}"),
-        tenths if tenths % 10 == 0 => format!("{sign}{whole}.{}", tenths / 10),
-        _ => format!("{sign}{whole}.{fraction:02}"),
+        0 => {}
+        tenths if tenths % 10 == 0 => {
+            out.push('.');
+            push_digits(out, tenths / 10);
+        }
+        _ => {
+            out.push('.');
+            out.push(char::from(b'0' + (fraction / 10) as u8));
+            out.push(char::from(b'0' + (fraction % 10) as u8));
+        }
+    }
+}
+
+/// The decimal digits of `n`.
+fn push_digits(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
     }
 }
 
@@ -244,7 +296,9 @@ pub type Point = (f64, f64);
 pub type Segment = (Point, Point);
 
 /// A small SVG writer: the games' drawings share its opening tag and shapes, so every
-/// board scales to its box and every piece is marked the same way.
+/// board scales to its box and every piece is marked the same way. It writes straight
+/// into its text, without formatting machinery: a fast match draws a few hundred boards a
+/// game, and drawing them was the largest part of its time.
 pub struct Svg {
     text: String,
 }
@@ -253,92 +307,126 @@ impl Svg {
     /// An `<svg>` of `width` × `height` user units, scaling to the width of its box. No
     /// namespace: the drawing is inline in an HTML page, which needs none.
     pub fn new(width: f64, height: f64, title: &str) -> Svg {
-        let mut text = String::new();
-        let _ = write!(
-            text,
-            "<svg class=\"board\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\" font-family=\"sans-serif\" text-anchor=\"middle\" dominant-baseline=\"central\">",
-            num(width),
-            num(height),
-            escape(title)
+        let mut svg = Svg {
+            text: String::with_capacity(4096),
+        };
+        svg.text.push_str("<svg class=\"board\" viewBox=\"0 0 ");
+        push_num(&mut svg.text, width);
+        svg.text.push(' ');
+        push_num(&mut svg.text, height);
+        svg.text.push_str("\" role=\"img\" aria-label=\"");
+        push_escaped(&mut svg.text, title);
+        svg.text.push_str(
+            "\" font-family=\"sans-serif\" text-anchor=\"middle\" dominant-baseline=\"central\">",
         );
-        Svg { text }
+        svg
+    }
+
+    /// ` name="value"`, the value a number.
+    fn number(&mut self, name: &str, value: f64) {
+        self.text.push(' ');
+        self.text.push_str(name);
+        self.text.push_str("=\"");
+        push_num(&mut self.text, value);
+        self.text.push('"');
+    }
+
+    /// ` name="value"`, the value text (escaped).
+    fn word(&mut self, name: &str, value: &str) {
+        self.text.push(' ');
+        self.text.push_str(name);
+        self.text.push_str("=\"");
+        push_escaped(&mut self.text, value);
+        self.text.push('"');
     }
 
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, class: &str) {
-        let _ = write!(
-            self.text,
-            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#333\" stroke-width=\".02\"/>",
-            num(x),
-            num(y),
-            num(w),
-            num(h)
-        );
+        self.text.push_str("<rect");
+        self.word("class", class);
+        self.number("x", x);
+        self.number("y", y);
+        self.number("width", w);
+        self.number("height", h);
+        self.word("fill", fill);
+        self.text
+            .push_str(" stroke=\"#333\" stroke-width=\".02\"/>");
     }
 
     /// Straight segments drawn as one path, `width` units wide.
     pub fn lines(&mut self, segments: &[Segment], width: f64) {
-        let path: String = segments
-            .iter()
-            .map(|(a, b)| format!("M{} {}L{} {}", num(a.0), num(a.1), num(b.0), num(b.1)))
-            .collect();
-        let _ = write!(
-            self.text,
-            "<path d=\"{path}\" stroke=\"#222\" stroke-width=\"{}\" fill=\"none\"/>",
-            num(width)
-        );
+        self.text.push_str("<path d=\"");
+        for (a, b) in segments {
+            self.text.push('M');
+            push_num(&mut self.text, a.0);
+            self.text.push(' ');
+            push_num(&mut self.text, a.1);
+            self.text.push('L');
+            push_num(&mut self.text, b.0);
+            self.text.push(' ');
+            push_num(&mut self.text, b.1);
+        }
+        self.text.push_str("\" stroke=\"#222\"");
+        self.number("stroke-width", width);
+        self.text.push_str(" fill=\"none\"/>");
     }
 
     /// A round piece: `class` names it (`stone black`), `fill` and `stroke` draw it.
     pub fn circle(&mut self, centre: (f64, f64), r: f64, fill: &str, stroke: &str, class: &str) {
-        let _ = write!(
-            self.text,
-            "<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
-            num(centre.0),
-            num(centre.1),
-            num(r),
-            num((r / 8.0).max(0.02))
-        );
+        self.text.push_str("<circle");
+        self.word("class", class);
+        self.number("cx", centre.0);
+        self.number("cy", centre.1);
+        self.number("r", r);
+        self.word("fill", fill);
+        self.word("stroke", stroke);
+        self.number("stroke-width", (r / 8.0).max(0.02));
+        self.text.push_str("/>");
     }
 
     pub fn polygon(&mut self, points: &[(f64, f64)], fill: &str, class: &str) {
-        let list: Vec<String> = points
-            .iter()
-            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
-            .collect();
-        let _ = write!(
-            self.text,
-            "<polygon class=\"{class}\" points=\"{}\" fill=\"{fill}\" stroke=\"#333\" stroke-width=\".02\"/>",
-            list.join(" ")
-        );
+        self.text.push_str("<polygon");
+        self.word("class", class);
+        self.text.push_str(" points=\"");
+        for (index, (x, y)) in points.iter().enumerate() {
+            if index > 0 {
+                self.text.push(' ');
+            }
+            push_num(&mut self.text, *x);
+            self.text.push(',');
+            push_num(&mut self.text, *y);
+        }
+        self.text.push('"');
+        self.word("fill", fill);
+        self.text
+            .push_str(" stroke=\"#333\" stroke-width=\".02\"/>");
     }
 
     /// Centred text of `size` units at `at`.
     pub fn text(&mut self, at: (f64, f64), size: f64, fill: &str, class: &str, text: &str) {
-        let _ = write!(
-            self.text,
-            "<text class=\"{class}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\">{}</text>",
-            num(at.0),
-            num(at.1),
-            num(size),
-            escape(text)
-        );
+        self.text.push_str("<text");
+        self.word("class", class);
+        self.number("x", at.0);
+        self.number("y", at.1);
+        self.number("font-size", size);
+        self.word("fill", fill);
+        self.text.push('>');
+        push_escaped(&mut self.text, text);
+        self.text.push_str("</text>");
     }
 
     /// Many labels of one size and colour (coordinates), in one group.
     pub fn labels(&mut self, labels: &[((f64, f64), String)], size: f64, fill: &str) {
-        let _ = write!(
-            self.text,
-            "<g class=\"coord\" font-size=\"{}\" fill=\"{fill}\">",
-            num(size)
-        );
+        self.text.push_str("<g class=\"coord\"");
+        self.number("font-size", size);
+        self.word("fill", fill);
+        self.text.push('>');
         for ((x, y), text) in labels {
-            let _ = write!(
-                self.text,
-                "<text x=\"{}\" y=\"{}\">{}</text>",
-                num(*x),
-                num(*y),
-                escape(text)
-            );
+            self.text.push_str("<text");
+            self.number("x", *x);
+            self.number("y", *y);
+            self.text.push('>');
+            push_escaped(&mut self.text, text);
+            self.text.push_str("</text>");
         }
         self.text.push_str("</g>");
     }
@@ -400,6 +488,39 @@ mod tests {
             svg.text((0.5, 0.5), 0.5, "#000", "count", &position.to_string());
             svg.finish()
         }
+    }
+
+    #[test]
+    fn numbers_have_at_most_two_decimals_and_no_trailing_zeros() {
+        let cases = [
+            (0.0, "0"),
+            (-0.001, "0"),
+            (1.0, "1"),
+            (9.55, "9.55"),
+            (0.4, "0.4"),
+            (-0.5, "-0.5"),
+            (2.999, "3"),
+            (10.05, "10.05"),
+            (123_456.7, "123456.7"),
+            (-40.0, "-40"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(num(value), text, "{value}");
+        }
+        assert_eq!(num(f64::INFINITY), "inf");
+    }
+
+    #[test]
+    fn text_is_escaped_for_attributes_and_elements() {
+        assert_eq!(escape("plain"), "plain");
+        assert_eq!(escape("a<b & \"c\">é"), "a&lt;b &amp; &quot;c&quot;&gt;é");
+        let mut svg = Svg::new(1.0, 1.0, "t");
+        svg.text((0.5, 0.25), 0.1, "#000", "x\"y", "<3");
+        let drawn = svg.finish();
+        assert!(
+            drawn.contains("<text class=\"x&quot;y\" x=\"0.5\" y=\"0.25\" font-size=\"0.1\" fill=\"#000\">&lt;3</text>"),
+            "{drawn}"
+        );
     }
 
     #[test]

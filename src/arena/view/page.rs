@@ -106,7 +106,9 @@ pub fn game_page(view: &GameView, links: &PageLinks) -> String {
         Some(reason) => format!("Result: {} ({reason})", header.result),
         None => format!("Result: {}", header.result),
     };
-    let mut page = String::new();
+    // Room for every board at once: a fast match writes pages of hundreds of boards.
+    let boards: usize = view.frames.iter().map(|frame| frame.svg.len() + 256).sum();
+    let mut page = String::with_capacity(boards + 16 * 1024);
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body data-game=\"{}\">\n",

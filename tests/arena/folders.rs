@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use pretty_assertions::assert_eq;
 
-use crate::support::arena::{HAMLE, scratch};
+use crate::support::arena::{HAMLE, field, scratch};
 use crate::support::peers::require_python3;
 
 fn fixture() -> String {
@@ -332,12 +332,6 @@ fn forge(tsv: &str, line: usize, key: &str, value: &str) -> String {
         .collect();
     lines[line - 1] = fields.join("\t");
     lines.join("\n") + "\n"
-}
-
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    line.split('\t')
-        .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-        .unwrap_or("")
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::support::arena::{HAMLE, hamle_match, resumes_as_is, scratch};
+use crate::support::arena::{HAMLE, field, hamle_match, resumes_as_is, scratch};
 use crate::support::peers::require_python3;
 
 fn fixture() -> PathBuf {
@@ -51,12 +51,6 @@ fn game_number(line: &str) -> usize {
         .and_then(|rest| rest.split('\t').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(usize::MAX)
-}
-
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    line.split('\t')
-        .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-        .unwrap_or("")
 }
 
 /// Processes still running whose command line mentions `marker`.

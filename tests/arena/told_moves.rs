@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::arena::{HAMLE, hamle_match, scratch};
+use crate::support::arena::{HAMLE, field, hamle_match, scratch};
 use crate::support::peers::require_python3;
 
 fn fixture() -> PathBuf {
@@ -49,12 +49,6 @@ fn play(dir: &Path, second: &str, games: &str, out: &Path) -> Vec<String> {
     );
     let text = std::fs::read_to_string(out.join("results.tsv")).expect("results");
     text.lines().map(str::to_owned).collect()
-}
-
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    line.split('\t')
-        .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-        .unwrap_or("")
 }
 
 #[test]

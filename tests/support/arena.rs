@@ -133,3 +133,10 @@ pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
     found.sort();
     found
 }
+
+/// The value of `key=` in one `results.tsv` line (empty when the line has none).
+pub fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split('\t')
+        .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+        .unwrap_or("")
+}

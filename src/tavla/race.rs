@@ -254,11 +254,12 @@ mod tests {
 
     #[test]
     fn inputs_fit_the_fullest_race() {
-        // Fifteen checkers on fifteen points for each side overflows nothing.
+        // A blot on each of fifteen points (the most non-zero units a side can have), and
+        // the other side's checkers on the nine points left to it, overflow nothing.
         let mut rows = [[0u8; 25]; 2];
         rows[0][..15].fill(1);
-        rows[1][..10].fill(1);
-        rows[1][10] = 5;
+        rows[1][..8].fill(1);
+        rows[1][8] = 7;
         let board = Board::from_rows(rows).expect("board");
         let inputs = RaceInputs::encode(&board, Side::White);
         assert!(inputs.len <= MAX_ACTIVE);

@@ -12,6 +12,7 @@ use super::dice::Dice;
 use super::game::WinKind;
 use super::moves::{Candidate, legal_plays};
 use super::net::{Net, Probs, equity, invert};
+use super::race::{self, RaceNet};
 
 /// Candidates kept for 1-ply, and for 2-ply.
 const KEEP_1PLY: usize = 8;
@@ -35,17 +36,28 @@ pub fn won(board: &Board, side: Side) -> Probs {
     ]
 }
 
-/// An evaluator over a net, counting its static evaluations.
+/// An evaluator over a net (contact), a race net (races) and the bear-off database (both
+/// sides home), counting its static evaluations.
 pub struct Evaluator<'a> {
     net: &'a Net,
+    /// Races go to this net; without one, the main net judges them too (as before the race
+    /// net, and in the main net's self-play training).
+    race: Option<&'a RaceNet>,
     /// Static evaluations made (net, database or finished game).
     pub evaluations: u64,
 }
 
 impl<'a> Evaluator<'a> {
+    /// `net` for contact, the built-in race net for races.
     pub fn new(net: &'a Net) -> Evaluator<'a> {
+        Evaluator::with_race(net, Some(RaceNet::builtin()))
+    }
+
+    /// `net` for contact and `race` for races (none: `net` for races too).
+    pub fn with_race(net: &'a Net, race: Option<&'a RaceNet>) -> Evaluator<'a> {
         Evaluator {
             net,
+            race,
             evaluations: 0,
         }
     }
@@ -64,6 +76,11 @@ impl<'a> Evaluator<'a> {
             // Built at the first bear-off position (about 0.1 s), so a process whose game
             // never gets there, or not yet, starts at once.
             return Database::get().race(board, on_roll);
+        }
+        if let Some(race_net) = self.race
+            && race::applies(board)
+        {
+            return race_net.evaluate(board, on_roll);
         }
         self.net.evaluate(board, on_roll)
     }

@@ -7,8 +7,9 @@
 //!   [`IllegalMove`]);
 //! * notation: `notation` (`24/18 13/11`), `ids` (gnubg's Position and Match IDs), `fibs`
 //!   (FIBS board strings), `mat` (Jellyfish `.mat` records);
-//! * the player: `player` (the search), `eval`, `net`, `bearoff`, `pubeval`, `cube` (Janowski
-//!   cube decisions and the match equity table), `train` and `tools` (self-play training,
+//! * the player: `player` (the search), `eval` (dispatching contact to `net`, races to `race`
+//!   and bear-offs to `bearoff`), `pubeval`, `cube` (Janowski cube decisions and the match
+//!   equity table), `train` and `race_train` (training the two nets) and `tools` (training,
 //!   duels);
 //! * the engine: `command` (typed GTP commands), `engine` (the GTP adapter), `report` (the
 //!   text board, match status, result lines), `setup` (positions set from IDs or FIBS
@@ -39,6 +40,8 @@ pub mod notation;
 pub mod opening;
 pub mod player;
 pub mod pubeval;
+pub mod race;
+pub mod race_train;
 pub mod referee;
 pub mod report;
 mod settings;

@@ -465,6 +465,15 @@ impl Net {
     }
 }
 
+/// A weights file's shape and weights in file order (the race net's files share the main
+/// net's format and its checks), once `fits` has accepted the shape.
+pub(super) fn parse_weights(
+    bytes: &[u8],
+    fits: impl FnOnce([usize; 3]) -> Result<(), String>,
+) -> Result<([usize; 3], Vec<f32>), String> {
+    WeightsFile::parse(bytes, fits).map(|file| (file.dims, file.values))
+}
+
 /// A parsed weights file of any shape: its dimensions and its weights in file order.
 struct WeightsFile {
     dims: [usize; 3],

@@ -13,6 +13,7 @@ use super::game::{MatchRules, State};
 use super::moves::{Play, legal_plays};
 use super::net::{Net, Probs};
 use super::pubeval;
+use super::race::RaceNet;
 
 /// Which evaluator plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -88,6 +89,8 @@ impl FromStr for Level {
 pub struct Player {
     level: Level,
     net: &'static Net,
+    /// The race net; none: the main net judges races too.
+    race: Option<&'static RaceNet>,
     rules: MatchRules,
     evaluations: u64,
 }
@@ -105,9 +108,16 @@ impl Player {
 
     /// A player whose net levels use `net` instead of the built-in weights.
     pub fn with_net(level: Level, net: &'static Net) -> Player {
+        Player::with_nets(level, net, Some(RaceNet::builtin()))
+    }
+
+    /// A player whose net levels use `net` for contact and `race` for races (none: `net`
+    /// for races too, as before the race net).
+    pub fn with_nets(level: Level, net: &'static Net, race: Option<&'static RaceNet>) -> Player {
         Player {
             level,
             net,
+            race,
             rules: MatchRules::default(),
             evaluations: 0,
         }
@@ -144,7 +154,7 @@ impl Player {
             return plays[0].play;
         }
         if let Some(plies) = self.level.plies() {
-            let mut evaluator = Evaluator::new(self.net);
+            let mut evaluator = Evaluator::with_race(self.net, self.race);
             let (index, _) = evaluator.choose(&plays, side, plies);
             self.evaluations += evaluator.evaluations;
             return plays[index].play;
@@ -172,7 +182,7 @@ impl Player {
             Level::Greedy => greedy(board, side),
             Level::Pubeval => f64::from(pubeval::score(board, side, board.is_race())),
             Level::Net | Level::Net1 | Level::Net2 => {
-                let mut evaluator = Evaluator::new(self.net);
+                let mut evaluator = Evaluator::with_race(self.net, self.race);
                 f64::from(super::net::equity(&evaluator.after_play(board, side, 0)))
             }
         }
@@ -182,7 +192,7 @@ impl Player {
     /// `board` for `on_roll` before its roll, at the level's depth (at most 1-ply, for time).
     pub fn probabilities(&mut self, board: &Board, on_roll: Side) -> Probs {
         let plies = self.level.plies().unwrap_or(0).min(1);
-        let mut evaluator = Evaluator::new(self.net);
+        let mut evaluator = Evaluator::with_race(self.net, self.race);
         let probs = evaluator.before_roll(board, on_roll, plies);
         self.evaluations += evaluator.evaluations;
         probs

@@ -16,6 +16,8 @@ use super::ids::{parse_position_id, position_id};
 use super::moves::legal_plays;
 use super::net::Net;
 use super::player::{Level, Player};
+use super::race::RaceNet;
+use super::race_train::{self, RaceOptions};
 use super::train::{self, Options};
 
 #[derive(Subcommand, Debug)]
@@ -37,6 +39,9 @@ pub struct ChooseArgs {
     /// Weights file for the net levels (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Race net weights file (default: the built-in race net).
+    #[arg(long)]
+    pub race_weights: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -66,6 +71,17 @@ pub struct TrainArgs {
     /// Write the weights every this many games as well (0: only at the end).
     #[arg(long, default_value_t = 10_000)]
     pub checkpoint: u64,
+    /// Train the race net instead (supervised on 1-ply labels grounded in the bear-off
+    /// database; --games self-play games give its positions, --start a race net to go on
+    /// from, --rate its learning rate): see protocol.md, Training.
+    #[arg(long)]
+    pub race: bool,
+    /// With --race: label-and-fit rounds.
+    #[arg(long, default_value_t = 10, requires = "race")]
+    pub generations: u32,
+    /// With --race: passes over the positions in each round.
+    #[arg(long, default_value_t = 4, requires = "race")]
+    pub epochs: u32,
 }
 
 #[derive(Args, Debug)]
@@ -85,6 +101,18 @@ pub struct DuelArgs {
     /// Weights file for the second player's net levels.
     #[arg(long)]
     pub weights_second: Option<PathBuf>,
+    /// Race net weights file for the first player (default: the built-in race net).
+    #[arg(long, conflicts_with = "no_race_first")]
+    pub race_weights_first: Option<PathBuf>,
+    /// Race net weights file for the second player.
+    #[arg(long, conflicts_with = "no_race_second")]
+    pub race_weights_second: Option<PathBuf>,
+    /// The first player judges races with its main net, as before the race net.
+    #[arg(long)]
+    pub no_race_first: bool,
+    /// The second player judges races with its main net.
+    #[arg(long)]
+    pub no_race_second: bool,
 }
 
 /// Runs a tool.
@@ -100,7 +128,11 @@ pub fn run(tool: TavlaTool) -> io::Result<()> {
 const CHOOSE_LINE_BYTES: usize = 4096;
 
 fn run_choose(args: &ChooseArgs) -> io::Result<()> {
-    let mut player = player_for(args.level, &args.weights)?;
+    let mut player = player_for(
+        args.level,
+        &args.weights,
+        race_for(&args.race_weights, false)?,
+    )?;
     let mut out = io::stdout().lock();
     let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidData, e);
     // A position ID and two dice take a few dozen bytes: a longer line is not one.
@@ -143,13 +175,16 @@ fn load(path: &Path) -> io::Result<Net> {
 }
 
 /// [`load`] through `parse`.
-fn load_with(path: &Path, parse: impl FnOnce(&[u8]) -> Result<Net, String>) -> io::Result<Net> {
+fn load_with<T>(path: &Path, parse: impl FnOnce(&[u8]) -> Result<T, String>) -> io::Result<T> {
     let named = |e: String| format!("{}: {e}", path.display());
     let bytes = crate::files::read_capped(path, MAX_WEIGHTS_BYTES)?;
     parse(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, named(e)))
 }
 
 pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
+    if args.race {
+        return run_race_train(args, out);
+    }
     let options = Options {
         games: args.games,
         seed: args.seed,
@@ -181,6 +216,40 @@ pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         out,
         "trained {} games (seed {}) in {:.1} s; weights in {}",
         args.games,
+        args.seed,
+        begun.elapsed().as_secs_f64(),
+        args.out.display()
+    )
+}
+
+/// `hamle tavla train --race`: the race net, from the built-in main net's self-play.
+fn run_race_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
+    let options = RaceOptions {
+        games: args.games,
+        generations: args.generations,
+        epochs: args.epochs,
+        seed: args.seed,
+        rate: args.rate,
+    };
+    let start = (args.start.as_deref())
+        .map(|path| load_with(path, RaceNet::from_bytes))
+        .transpose()?;
+    let begun = Instant::now();
+    let net = race_train::train_race(&options, Net::builtin(), start, |generation| {
+        eprintln!(
+            "generation {}: {} positions, mean win error {:.4}, {:.0} s",
+            generation.number,
+            generation.positions,
+            generation.win_error,
+            begun.elapsed().as_secs_f64()
+        );
+    });
+    std::fs::write(&args.out, net.to_bytes())?;
+    writeln!(
+        out,
+        "trained the race net: {} games' races, {} generations (seed {}) in {:.1} s; weights in {}",
+        args.games,
+        args.generations,
         args.seed,
         begun.elapsed().as_secs_f64(),
         args.out.display()
@@ -274,16 +343,35 @@ pub fn play_game(white: &mut Player, black: &mut Player, roller: &mut Roller) ->
     }
 }
 
-fn player_for(level: Level, weights: &Option<PathBuf>) -> io::Result<Player> {
-    Ok(match weights {
-        Some(path) => Player::with_net(level, Box::leak(Box::new(load(path)?))),
-        None => Player::new(level),
-    })
+fn player_for(
+    level: Level,
+    weights: &Option<PathBuf>,
+    race: Option<&'static RaceNet>,
+) -> io::Result<Player> {
+    let net = match weights {
+        Some(path) => Box::leak(Box::new(load(path)?)),
+        None => Net::builtin(),
+    };
+    Ok(Player::with_nets(level, net, race))
+}
+
+/// The race net a player uses: none where `off`, else the one `weights` names or the
+/// built-in one.
+fn race_for(weights: &Option<PathBuf>, off: bool) -> io::Result<Option<&'static RaceNet>> {
+    if off {
+        return Ok(None);
+    }
+    Ok(Some(match weights {
+        Some(path) => Box::leak(Box::new(load_with(path, RaceNet::from_bytes)?)),
+        None => RaceNet::builtin(),
+    }))
 }
 
 pub fn run_duel(args: &DuelArgs, out: &mut impl Write) -> io::Result<()> {
-    let mut first = player_for(args.first, &args.weights_first)?;
-    let mut second = player_for(args.second, &args.weights_second)?;
+    let race_first = race_for(&args.race_weights_first, args.no_race_first)?;
+    let race_second = race_for(&args.race_weights_second, args.no_race_second)?;
+    let mut first = player_for(args.first, &args.weights_first, race_first)?;
+    let mut second = player_for(args.second, &args.weights_second, race_second)?;
     let begun = Instant::now();
     let r = duel(&mut first, &mut second, args.games, args.seed);
     writeln!(

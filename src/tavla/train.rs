@@ -82,7 +82,9 @@ pub fn train(options: &Options, start: Option<Net>, mut progress: impl FnMut(u64
 /// Plays one game of the net against itself, recording each position after a play; returns
 /// the result for the side on roll in the last position (the loser).
 fn play_one(net: &Net, roller: &mut Roller, visits: &mut Vec<Visit>) -> Probs {
-    let mut evaluator = Evaluator::new(net);
+    // The main net learns every position but the database's, races included, as it did
+    // before the race net: its race judgement is kept for a player without the race net.
+    let mut evaluator = Evaluator::with_race(net, None);
     let mut board = Board::start();
     let (white, black) = roller.opening();
     let mut side = if white > black {

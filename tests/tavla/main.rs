@@ -13,6 +13,7 @@ mod gtp;
 mod hostile;
 mod invariants;
 mod net_pinned;
+mod race_net;
 mod replay;
 mod rules;
 mod weights_files;

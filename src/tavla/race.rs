@@ -1,0 +1,267 @@
+//! The race net: a small evaluator for races (contact broken, not yet both sides home, where
+//! the exact bear-off database answers). The main net learns races badly by self-play (it
+//! judged a race 8 pips behind at 0.62 where the truth is about 0.44): a race is a counting
+//! problem its contact inputs do not help with, so races get their own net, as in gnubg and
+//! wildbg. It is trained by `race_train` on labels from our own 1-ply lookahead grounded in
+//! the exact database, never on another engine's outputs.
+//!
+//! Inputs, for the side on roll and then the other: Tesauro's four units for each of the 24
+//! points, borne-off checkers; then both pip counts and their difference. Outputs as the
+//! main net's: win, win gammon, win backgammon, lose gammon, lose backgammon.
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use super::board::{Board, Side};
+use super::net::{Probs, consistent, parse_weights};
+
+/// Hidden units.
+pub const RACE_HIDDEN: usize = 32;
+/// Outputs, as the main net's.
+pub const RACE_OUTPUTS: usize = 5;
+/// Per side: 4 units for each of 24 points, borne-off checkers.
+const PER_SIDE: usize = 24 * 4 + 1;
+/// Input units: both sides, then the two pip counts and their difference.
+pub const RACE_INPUTS: usize = 2 * PER_SIDE + 3;
+/// Non-zero inputs at most: 4 a point a side for at most 15 points a side, plus the rest.
+const MAX_ACTIVE: usize = 2 * (4 * 15 + 1) + 3;
+
+/// The non-zero inputs of a race position.
+pub struct RaceInputs {
+    index: [u16; MAX_ACTIVE],
+    value: [f32; MAX_ACTIVE],
+    len: usize,
+}
+
+impl RaceInputs {
+    fn push(&mut self, index: usize, value: f32) {
+        if value != 0.0 {
+            self.index[self.len] = index as u16;
+            self.value[self.len] = value;
+            self.len += 1;
+        }
+    }
+
+    /// Encodes `board` seen by `on_roll`, the side about to roll.
+    pub fn encode(board: &Board, on_roll: Side) -> RaceInputs {
+        let mut inputs = RaceInputs {
+            index: [0; MAX_ACTIVE],
+            value: [0.0; MAX_ACTIVE],
+            len: 0,
+        };
+        for (s, side) in [on_roll, on_roll.other()].into_iter().enumerate() {
+            let base = s * PER_SIDE;
+            for (point, &n) in board.row(side)[..24].iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let at = base + point * 4;
+                inputs.push(at, if n == 1 { 1.0 } else { 0.0 });
+                inputs.push(at + 1, if n >= 2 { 1.0 } else { 0.0 });
+                inputs.push(at + 2, if n >= 3 { 1.0 } else { 0.0 });
+                inputs.push(at + 3, if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 });
+            }
+            inputs.push(base + 96, f32::from(board.borne_off(side)) / 15.0);
+        }
+        let mine = board.pip_count(on_roll) as f32;
+        let theirs = board.pip_count(on_roll.other()) as f32;
+        let f = 2 * PER_SIDE;
+        inputs.push(f, mine / 100.0);
+        inputs.push(f + 1, theirs / 100.0);
+        inputs.push(f + 2, ((theirs - mine) / 20.0).clamp(-3.0, 3.0));
+        inputs
+    }
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The race net's weights.
+#[derive(Clone, PartialEq)]
+pub struct RaceNet {
+    /// One row of hidden weights per input.
+    w1: Vec<[f32; RACE_HIDDEN]>,
+    b1: [f32; RACE_HIDDEN],
+    w2: [[f32; RACE_HIDDEN]; RACE_OUTPUTS],
+    b2: [f32; RACE_OUTPUTS],
+}
+
+impl std::fmt::Debug for RaceNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RaceNet({RACE_INPUTS}x{RACE_HIDDEN}x{RACE_OUTPUTS})")
+    }
+}
+
+/// A forward pass kept for a learning step.
+struct Activations {
+    hidden: [f32; RACE_HIDDEN],
+    out: Probs,
+}
+
+impl RaceNet {
+    /// Small seeded random weights: the start of training.
+    pub fn random(seed: u64) -> RaceNet {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x7ACE_0000);
+        let mut uniform = || {
+            let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+            (unit * 2.0 - 1.0) * 0.1
+        };
+        let mut w1 = vec![[0.0; RACE_HIDDEN]; RACE_INPUTS];
+        w1.iter_mut().flatten().for_each(|w| *w = uniform());
+        let mut w2 = [[0.0; RACE_HIDDEN]; RACE_OUTPUTS];
+        w2.iter_mut().flatten().for_each(|w| *w = uniform());
+        RaceNet {
+            w1,
+            b1: [0.0; RACE_HIDDEN],
+            w2,
+            b2: [0.0; RACE_OUTPUTS],
+        }
+    }
+
+    /// The built-in weights (`src/tavla/weights/race.bin`), trained by `hamle tavla train
+    /// --race` (protocol.md, Tavla, Training).
+    pub fn builtin() -> &'static RaceNet {
+        static NET: std::sync::OnceLock<RaceNet> = std::sync::OnceLock::new();
+        NET.get_or_init(|| {
+            RaceNet::from_bytes(include_bytes!("weights/race.bin")).expect("built-in race weights")
+        })
+    }
+
+    fn activate(&self, inputs: &RaceInputs) -> Activations {
+        let mut hidden = self.b1;
+        for k in 0..inputs.len {
+            let row = &self.w1[usize::from(inputs.index[k])];
+            let v = inputs.value[k];
+            for (h, w) in hidden.iter_mut().zip(row) {
+                *h += v * w;
+            }
+        }
+        hidden.iter_mut().for_each(|h| *h = sigmoid(*h));
+        let mut out = [0.0; RACE_OUTPUTS];
+        for (o, (row, b)) in out.iter_mut().zip(self.w2.iter().zip(&self.b2)) {
+            let sum: f32 = row.iter().zip(&hidden).map(|(w, h)| w * h).sum();
+            *o = sigmoid(sum + b);
+        }
+        Activations { hidden, out }
+    }
+
+    /// The five probabilities of the race `board` for `on_roll`, made consistent.
+    pub fn evaluate(&self, board: &Board, on_roll: Side) -> Probs {
+        consistent(self.activate(&RaceInputs::encode(board, on_roll)).out)
+    }
+
+    /// One gradient step of the outputs for `inputs` towards `target` (cross-entropy loss);
+    /// returns the outputs before the step.
+    pub fn learn(&mut self, inputs: &RaceInputs, target: &Probs, rate: f32) -> Probs {
+        let act = self.activate(inputs);
+        let delta: Probs = std::array::from_fn(|k| target[k] - act.out[k]);
+        let mut grad = [0.0f32; RACE_HIDDEN];
+        for (j, g) in grad.iter_mut().enumerate() {
+            let back: f32 = (0..RACE_OUTPUTS).map(|k| delta[k] * self.w2[k][j]).sum();
+            let h = act.hidden[j];
+            *g = back * h * (1.0 - h) * rate;
+        }
+        for ((row, b), d) in self.w2.iter_mut().zip(&mut self.b2).zip(&delta) {
+            for (w, h) in row.iter_mut().zip(&act.hidden) {
+                *w += rate * d * h;
+            }
+            *b += rate * d;
+        }
+        for k in 0..inputs.len {
+            let row = &mut self.w1[usize::from(inputs.index[k])];
+            let v = inputs.value[k];
+            for (w, g) in row.iter_mut().zip(&grad) {
+                *w += v * g;
+            }
+        }
+        for (b, g) in self.b1.iter_mut().zip(&grad) {
+            *b += g;
+        }
+        act.out
+    }
+
+    /// The weights as a file, in the main net's format (`HTN1`, the shape, then w1 by input,
+    /// b1, w2 by output, b2 as f32 LE): the race net's shape tells the two files apart.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(b"HTN1");
+        for n in [RACE_INPUTS, RACE_HIDDEN, RACE_OUTPUTS] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        let all = self
+            .w1
+            .iter()
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten())
+            .chain(&self.b2);
+        for w in all {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// The race net a weights file holds; it must have exactly this build's race net shape.
+    pub fn from_bytes(bytes: &[u8]) -> Result<RaceNet, String> {
+        let shape = [RACE_INPUTS, RACE_HIDDEN, RACE_OUTPUTS];
+        let (_, values) = parse_weights(bytes, |dims| {
+            if dims == shape {
+                return Ok(());
+            }
+            Err(format!(
+                "the file holds a net of {dims:?} inputs, hidden units and outputs; this \
+                 build's race net has {shape:?} (the main net's weights, or a race net from \
+                 another version of hamle?)"
+            ))
+        })?;
+        let mut values = values.into_iter();
+        let mut net = RaceNet::random(0);
+        let slots = net
+            .w1
+            .iter_mut()
+            .flatten()
+            .chain(&mut net.b1)
+            .chain(net.w2.iter_mut().flatten())
+            .chain(&mut net.b2);
+        for (slot, value) in slots.zip(&mut values) {
+            *slot = value;
+        }
+        Ok(net)
+    }
+}
+
+/// Whether the race net answers `board`: a race (no contact) that the bear-off database does
+/// not answer (some checker of either side not yet home).
+pub fn applies(board: &Board) -> bool {
+    board.is_race() && !super::bearoff::applies(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_and_the_main_nets_shape_is_refused() {
+        let net = RaceNet::random(3);
+        let bytes = net.to_bytes();
+        assert_eq!(RaceNet::from_bytes(&bytes).expect("loads"), net);
+        let main = super::super::net::Net::builtin().to_bytes();
+        let error = RaceNet::from_bytes(&main).expect_err("the main net is no race net");
+        assert!(error.contains("race net"), "{error}");
+    }
+
+    #[test]
+    fn inputs_fit_the_fullest_race() {
+        // A blot on each of fifteen points (the most non-zero units a side can have), and
+        // the other side's checkers on the nine points left to it, overflow nothing.
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][..15].fill(1);
+        rows[1][..8].fill(1);
+        rows[1][8] = 7;
+        let board = Board::from_rows(rows).expect("board");
+        let inputs = RaceInputs::encode(&board, Side::White);
+        assert!(inputs.len <= MAX_ACTIVE);
+    }
+}

@@ -232,6 +232,12 @@ pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchRe
     search_with(request, Params::default(), Some(kept))
 }
 
+/// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead
+/// of the playing ones, so that counting does not move when play is tuned.
+pub fn search_judging(request: &SearchRequest) -> SearchResult {
+    search_with(request, Params::judging(), None)
+}
+
 fn search_with(
     request: &SearchRequest,
     params: Params,

@@ -37,6 +37,7 @@
 //! depend on timing. A kept tree is a function of the searches and moves before, so a
 //! sequence of playout-limited searches is reproducible as a whole.
 
+mod criticality;
 mod kept;
 mod knowledge;
 mod ladder;

@@ -54,6 +54,10 @@ pub(crate) struct Params {
     /// cuts, edge blocks) matches around it: the playouts answer with these shapes, and
     /// the tree should try them early too instead of waiting for RAVE to find them.
     pub(crate) pattern_prior: f32,
+    /// Virtual wins (and visits) a move gets, at most, for the criticality of its point
+    /// in the tree's playouts so far (`criticality.rs`): where owning the point goes
+    /// with winning, the move is tried early. 0: off.
+    pub(crate) criticality_prior: f32,
     /// Playouts stop when one side leads by the board's area divided by this many
     /// stones (0: never).
     pub(crate) mercy_fraction: usize,
@@ -73,6 +77,7 @@ impl Default for Params {
             nakade_prior: 0.0,
             last_good_reply: 0,
             pattern_prior: 5.0,
+            criticality_prior: 0.0,
             mercy_fraction: 3,
         }
     }
@@ -98,6 +103,7 @@ impl Params {
             nakade_prior: 0.0,
             last_good_reply: 0,
             pattern_prior: 5.0,
+            criticality_prior: 0.0,
             mercy_fraction: 3,
         }
     }

@@ -609,6 +609,7 @@ fn params_from(spec: &str) -> Params {
             "pprior" => p.pattern_prior = f,
             "reading" => p.playout_reading = f != 0.0,
             "nakade" => p.nakade_prior = f,
+            "crit" => p.criticality_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }
@@ -696,6 +697,7 @@ fn judging_params_are_pinned_apart_from_play() {
         nakade_prior: 0.0,
         last_good_reply: 0,
         pattern_prior: 5.0,
+        criticality_prior: 0.0,
         mercy_fraction: 3,
     };
     assert_eq!(Params::judging(), pinned);

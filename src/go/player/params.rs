@@ -30,9 +30,11 @@ pub(crate) struct Params {
     /// two-liberty chain that cannot escape (`tactics.rs`). Off: at 1000 playouts on
     /// 9×9 against the engine without it, it won 60 of 100 games at equal playouts and
     /// 58 of 100 against 1200 playouts (its cost: about a fifth of the playout speed),
-    /// and the dead-stone judgement, when it searched with the playing params, then
-    /// misjudged game 14 of GNU Go's score.tst (B+22.5 for W+73.5, seeds 0 to 2): the
-    /// judgement has its own params since ([`Params::judging`]).
+    /// but at equal time it is no gain: 52 of 100 against main's engine at 0.25 s a
+    /// move each (9×9, about 6,000 playouts; Elo +14 ± 70), as its speed cost eats
+    /// what it adds. (It also moved game 14 of GNU Go's score.tst to a wrong count while
+    /// the judgement searched with the playing params; the judgement has its own since,
+    /// [`Params::judging`], and counts 28 of 29 with the reader on for play.)
     pub(crate) playout_reading: bool,
     /// Virtual wins for the vital point of a small eye space (nakade, `tactics.rs`).
     /// A prior rather than a playout move: in the playouts the reader cost a fifth of

@@ -58,7 +58,9 @@ pub(crate) struct Params {
     pub(crate) pattern_prior: f32,
     /// Virtual wins (and visits) a move gets, at most, for the criticality of its point
     /// in the tree's playouts so far (`criticality.rs`): where owning the point goes
-    /// with winning, the move is tried early. 0: off.
+    /// with winning, the move is tried early. Off (0): at 10 it won 47 of 100 against
+    /// main's engine at 0.2 s a move each (9×9, Elo -21 ± 69), at no measurable cost in
+    /// playout speed; it may pay on larger boards, where races and life decide more.
     pub(crate) criticality_prior: f32,
     /// Playouts stop when one side leads by the board's area divided by this many
     /// stones (0: never).

@@ -289,8 +289,9 @@ fn spread_over_eyes(board: &Board, is_dead: &[bool], in_seki: &mut [bool]) {
 }
 
 /// Final-position ownership over a search of [`judge_playouts`] from `game`'s position
-/// with `color` to move: one thread and the engine's seed, so the judgement is the same
-/// on every run. Nothing ends the game at the root (a pass there does not end it, and
+/// with `color` to move: one thread, the engine's seed and the judgement's own fixed
+/// params ([`player::search_judging`]), so the judgement is the same on every run and
+/// stays put when the playing params change. Nothing ends the game at the root (a pass there does not end it, and
 /// the search never resigns), so the search plays the position out.
 fn search_ownership(game: &Game, color: Color, seed: u64) -> Vec<f32> {
     let root_allowed = |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
@@ -304,7 +305,7 @@ fn search_ownership(game: &Game, color: Color, seed: u64) -> Vec<f32> {
         opponent_passed: false,
         ..position_request(game, color, &root_allowed, &history)
     };
-    player::search(&request).ownership
+    player::search_judging(&request).ownership
 }
 
 /// True when a stone of either colour at empty `p` would capture nothing and leave its

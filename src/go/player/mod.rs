@@ -37,6 +37,7 @@
 //! depend on timing. A kept tree is a function of the searches and moves before, so a
 //! sequence of playout-limited searches is reproducible as a whole.
 
+mod criticality;
 mod kept;
 mod knowledge;
 mod ladder;
@@ -230,6 +231,12 @@ pub fn search(request: &SearchRequest) -> SearchResult {
 /// [`KeptTrees`]) and keeping this search's trees there afterwards.
 pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchResult {
     search_with(request, Params::default(), Some(kept))
+}
+
+/// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead
+/// of the playing ones, so that counting does not move when play is tuned.
+pub fn search_judging(request: &SearchRequest) -> SearchResult {
+    search_with(request, Params::judging(), None)
 }
 
 fn search_with(

@@ -336,11 +336,16 @@ impl Scorer {
     /// `sums`, indexed by point index.
     pub(crate) fn add_ownership(&self, board: &Board, points: &[Point], sums: &mut [i32]) {
         for &p in points {
-            sums[p.index()] += match board.get(p) {
-                Some(Color::Black) => 1,
-                Some(Color::White) => -1,
-                None => i32::from(self.empty_owner[p.index()]),
-            };
+            sums[p.index()] += i32::from(self.owner(board, p));
+        }
+    }
+
+    /// The owner of `p` on the last counted board: +1 Black, -1 White, 0 nobody.
+    pub(crate) fn owner(&self, board: &Board, p: Point) -> i8 {
+        match board.get(p) {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => self.empty_owner[p.index()],
         }
     }
 }

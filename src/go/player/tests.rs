@@ -609,6 +609,7 @@ fn params_from(spec: &str) -> Params {
             "pprior" => p.pattern_prior = f,
             "reading" => p.playout_reading = f != 0.0,
             "nakade" => p.nakade_prior = f,
+            "crit" => p.criticality_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }
@@ -677,4 +678,27 @@ fn params_match() {
             game + 1
         );
     }
+}
+
+/// The dead-stone judgement's params are pinned: they passed GNU Go's counting suites
+/// (`score.tst` 28 of 29, its self-play counts 40 of 40), and a change to them must come
+/// with both suites run again, not ride along with a change to the playing params.
+#[test]
+fn judging_params_are_pinned_apart_from_play() {
+    let pinned = Params {
+        expand_after: 8,
+        rave_equivalence: 2000.0,
+        exploration: 0.0,
+        prior_even: 10.0,
+        prior_bonus: 10.0,
+        tactics_chance: 230,
+        pattern_chance: 240,
+        playout_reading: false,
+        nakade_prior: 0.0,
+        last_good_reply: 0,
+        pattern_prior: 5.0,
+        criticality_prior: 0.0,
+        mercy_fraction: 3,
+    };
+    assert_eq!(Params::judging(), pinned);
 }

@@ -19,6 +19,7 @@ use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
+use super::criticality::{CRITICALITY_READY, Criticality};
 use super::knowledge::{LargeBoardPruning, move_prior, pass_prior};
 use super::params::Params;
 use super::playout::{Amaf, Playout, Scorer, Turn};
@@ -173,6 +174,9 @@ pub(crate) struct Tree<'a> {
     pub(crate) visited: u64,
     /// Per point index: Black-owned minus White-owned final positions.
     pub(crate) ownership: Vec<i32>,
+    /// Owners and winners of this tree's playouts, counted only when
+    /// `Params::criticality_prior` is on.
+    criticality: Criticality,
 }
 
 impl<'a> Tree<'a> {
@@ -192,6 +196,7 @@ impl<'a> Tree<'a> {
             playouts: 0,
             visited: 0,
             ownership: vec![0; MAX_POINTS],
+            criticality: Criticality::new(),
         };
         if let Some(lead) = ctx.root.area().checked_div(ctx.params.mercy_fraction) {
             // At most 625: fits u32.
@@ -298,6 +303,9 @@ impl<'a> Tree<'a> {
         let margin = self.scorer.area_margin(&self.board) as f32 - ctx.komi;
         self.scorer
             .add_ownership(&self.board, ctx.points, &mut self.ownership);
+        if ctx.params.criticality_prior > 0.0 {
+            self.count_criticality(margin);
+        }
         let black_half_reward = if margin > 0.0 {
             2
         } else if margin < 0.0 {
@@ -317,6 +325,32 @@ impl<'a> Tree<'a> {
         }
         self.backup(black_half_reward, margin);
         self.playouts += 1;
+    }
+
+    /// Counts the playout just scored (`black_margin`, komi included) for criticality;
+    /// once it says something, gives the root's children (made before it did) their
+    /// criticality bonus.
+    fn count_criticality(&mut self, black_margin: f32) {
+        let winner = if black_margin > 0.0 {
+            Some(Color::Black)
+        } else if black_margin < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        };
+        let (scorer, board) = (&self.scorer, &self.board);
+        self.criticality
+            .record(self.ctx.points, |p| scorer.owner(board, p), winner);
+        if self.criticality.playouts() == CRITICALITY_READY {
+            let full = self.ctx.params.criticality_prior;
+            for c in self.nodes[0].children() {
+                if let Some(p) = self.nodes[c].mv {
+                    let bonus = self.criticality.bonus(p, full);
+                    self.nodes[c].prior_visits += bonus;
+                    self.nodes[c].prior_wins += bonus;
+                }
+            }
+        }
     }
 
     /// Starts a walk down the tree at the root.
@@ -486,7 +520,8 @@ impl<'a> Tree<'a> {
                     && !pruning.is_some_and(|pruning| pruning.skips(&self.board, color, p))
                 {
                     let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
-                    self.nodes.push(Node::new(Some(p), pv, pw));
+                    let bonus = self.criticality.bonus(p, ctx.params.criticality_prior);
+                    self.nodes.push(Node::new(Some(p), pv + bonus, pw + bonus));
                 }
             }
             let (pv, pw) = pass_prior(&ctx.params, last.is_none());

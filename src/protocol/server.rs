@@ -145,9 +145,11 @@ pub fn serve<E: Engine, R: BufRead + Send + 'static, W: Write>(
     serve_inputs(engine, &receiver, &signals, output)
 }
 
-/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs.
+/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs. Answers are
+/// buffered (not written a line at a time) and flushed when no command waits behind them.
 pub fn serve_stdio<E: Engine>(engine: &mut E) -> io::Result<()> {
-    serve(engine, io::BufReader::new(io::stdin()), io::stdout().lock())
+    let output = io::BufWriter::new(io::stdout().lock());
+    serve(engine, io::BufReader::new(io::stdin()), output)
 }
 
 /// The command loop over lines that a reader (see [`spawn_reader`]) delivers.
@@ -159,35 +161,14 @@ pub fn serve_inputs<E: Engine, W: Write>(
 ) -> io::Result<()> {
     for input in inputs.iter() {
         signals.line_taken(&input);
-        let line = match input {
-            Input::Line(line) => line,
-            Input::TooLong(id) => {
-                respond(&mut output, id.as_deref(), Err(GtpError::LineTooLong))?;
-                continue;
-            }
-        };
-        let command = match parse_command(&line) {
-            Ok(command) => command,
-            Err((id, error)) => {
-                respond(&mut output, id.as_deref(), Err(error))?;
-                continue;
-            }
-        };
-        tracing::debug!(command = %shorten(&line), "received");
-        let mut session = Session {
-            out: &mut output,
-            id: command.id.as_deref(),
-            signals,
-            streaming: false,
-        };
-        let result = run_command(engine, &command, &mut session);
-        let streaming = session.streaming;
-        if streaming {
-            finish_stream(&mut output, result)?;
-        } else {
-            respond(&mut output, command.id.as_deref(), result)?;
+        let quit = answer_one(engine, input, signals, &mut output)?;
+        // An answer waits in the buffer while the next command is already queued (a move
+        // told with the request behind it): both go out in one write, which the controller
+        // reads at one wake-up. Nothing waits behind the last one, so it goes out now.
+        if quit || !signals.input_pending() {
+            output.flush()?;
         }
-        if command.name == "quit" {
+        if quit {
             break;
         }
         if !signals.anything_arrived() {
@@ -197,7 +178,44 @@ pub fn serve_inputs<E: Engine, W: Write>(
             }
         }
     }
-    Ok(())
+    output.flush()
+}
+
+/// Answers one input line (not flushed); true after `quit`.
+fn answer_one<E: Engine, W: Write>(
+    engine: &mut E,
+    input: Input,
+    signals: &Signals,
+    output: &mut W,
+) -> io::Result<bool> {
+    let line = match input {
+        Input::Line(line) => line,
+        Input::TooLong(id) => {
+            respond(output, id.as_deref(), Err(GtpError::LineTooLong))?;
+            return Ok(false);
+        }
+    };
+    let command = match parse_command(&line) {
+        Ok(command) => command,
+        Err((id, error)) => {
+            respond(output, id.as_deref(), Err(error))?;
+            return Ok(false);
+        }
+    };
+    tracing::debug!(command = %shorten(&line), "received");
+    let mut session = Session {
+        out: output,
+        id: command.id.as_deref(),
+        signals,
+        streaming: false,
+    };
+    let result = run_command(engine, &command, &mut session);
+    if session.streaming {
+        finish_stream(output, result)?;
+    } else {
+        respond(output, command.id.as_deref(), result)?;
+    }
+    Ok(command.name == "quit")
 }
 
 fn run_command<E: Engine>(
@@ -302,7 +320,8 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / TICKS_PER_SECOND
 }
 
-/// Writes one complete response: `=[id] body` or `?[id] message`, then an empty line.
+/// Writes one complete response: `=[id] body` or `?[id] message`, then an empty line (the
+/// command loop flushes it).
 fn respond<W: Write>(
     out: &mut W,
     id: Option<&str>,
@@ -319,8 +338,7 @@ fn respond<W: Write>(
             write!(out, "?{id} {message}")?;
         }
     }
-    out.write_all(b"\n\n")?;
-    out.flush()
+    out.write_all(b"\n\n")
 }
 
 fn finish_stream<W: Write>(out: &mut W, result: Result<String, GtpError>) -> io::Result<()> {
@@ -333,8 +351,7 @@ fn finish_stream<W: Write>(out: &mut W, result: Result<String, GtpError>) -> io:
         // The success header is already out: the error can only be logged.
         Err(error) => tracing::warn!("streamed command failed: {error}"),
     }
-    out.write_all(b"\n")?;
-    out.flush()
+    out.write_all(b"\n")
 }
 
 /// A body's interior empty lines would end the response early, so they are dropped.

@@ -145,11 +145,9 @@ pub fn serve<E: Engine, R: BufRead + Send + 'static, W: Write>(
     serve_inputs(engine, &receiver, &signals, output)
 }
 
-/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs. Answers are
-/// buffered (not written a line at a time) and flushed when no command waits behind them.
+/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs.
 pub fn serve_stdio<E: Engine>(engine: &mut E) -> io::Result<()> {
-    let output = io::BufWriter::new(io::stdout().lock());
-    serve(engine, io::BufReader::new(io::stdin()), output)
+    serve(engine, io::BufReader::new(io::stdin()), io::stdout().lock())
 }
 
 /// The command loop over lines that a reader (see [`spawn_reader`]) delivers.
@@ -161,14 +159,35 @@ pub fn serve_inputs<E: Engine, W: Write>(
 ) -> io::Result<()> {
     for input in inputs.iter() {
         signals.line_taken(&input);
-        let quit = answer_one(engine, input, signals, &mut output)?;
-        // An answer waits in the buffer while the next command is already queued (a move
-        // told with the request behind it): both go out in one write, which the controller
-        // reads at one wake-up. Nothing waits behind the last one, so it goes out now.
-        if quit || !signals.input_pending() {
-            output.flush()?;
+        let line = match input {
+            Input::Line(line) => line,
+            Input::TooLong(id) => {
+                respond(&mut output, id.as_deref(), Err(GtpError::LineTooLong))?;
+                continue;
+            }
+        };
+        let command = match parse_command(&line) {
+            Ok(command) => command,
+            Err((id, error)) => {
+                respond(&mut output, id.as_deref(), Err(error))?;
+                continue;
+            }
+        };
+        tracing::debug!(command = %shorten(&line), "received");
+        let mut session = Session {
+            out: &mut output,
+            id: command.id.as_deref(),
+            signals,
+            streaming: false,
+        };
+        let result = run_command(engine, &command, &mut session);
+        let streaming = session.streaming;
+        if streaming {
+            finish_stream(&mut output, result)?;
+        } else {
+            respond(&mut output, command.id.as_deref(), result)?;
         }
-        if quit {
+        if command.name == "quit" {
             break;
         }
         if !signals.anything_arrived() {
@@ -178,44 +197,7 @@ pub fn serve_inputs<E: Engine, W: Write>(
             }
         }
     }
-    output.flush()
-}
-
-/// Answers one input line (not flushed); true after `quit`.
-fn answer_one<E: Engine, W: Write>(
-    engine: &mut E,
-    input: Input,
-    signals: &Signals,
-    output: &mut W,
-) -> io::Result<bool> {
-    let line = match input {
-        Input::Line(line) => line,
-        Input::TooLong(id) => {
-            respond(output, id.as_deref(), Err(GtpError::LineTooLong))?;
-            return Ok(false);
-        }
-    };
-    let command = match parse_command(&line) {
-        Ok(command) => command,
-        Err((id, error)) => {
-            respond(output, id.as_deref(), Err(error))?;
-            return Ok(false);
-        }
-    };
-    tracing::debug!(command = %shorten(&line), "received");
-    let mut session = Session {
-        out: output,
-        id: command.id.as_deref(),
-        signals,
-        streaming: false,
-    };
-    let result = run_command(engine, &command, &mut session);
-    if session.streaming {
-        finish_stream(output, result)?;
-    } else {
-        respond(output, command.id.as_deref(), result)?;
-    }
-    Ok(command.name == "quit")
+    Ok(())
 }
 
 fn run_command<E: Engine>(
@@ -320,8 +302,7 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / TICKS_PER_SECOND
 }
 
-/// Writes one complete response: `=[id] body` or `?[id] message`, then an empty line (the
-/// command loop flushes it).
+/// Writes one complete response: `=[id] body` or `?[id] message`, then an empty line.
 fn respond<W: Write>(
     out: &mut W,
     id: Option<&str>,
@@ -338,7 +319,8 @@ fn respond<W: Write>(
             write!(out, "?{id} {message}")?;
         }
     }
-    out.write_all(b"\n\n")
+    out.write_all(b"\n\n")?;
+    out.flush()
 }
 
 fn finish_stream<W: Write>(out: &mut W, result: Result<String, GtpError>) -> io::Result<()> {
@@ -351,7 +333,8 @@ fn finish_stream<W: Write>(out: &mut W, result: Result<String, GtpError>) -> io:
         // The success header is already out: the error can only be logged.
         Err(error) => tracing::warn!("streamed command failed: {error}"),
     }
-    out.write_all(b"\n")
+    out.write_all(b"\n")?;
+    out.flush()
 }
 
 /// A body's interior empty lines would end the response early, so they are dropped.

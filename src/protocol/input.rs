@@ -70,11 +70,17 @@ impl Signals {
         self.interrupted() || self.input_pending() || self.input_closed()
     }
 
-    fn close(&self) {
+    /// The command loop read `input` itself (nothing was queued): an interrupt raised
+    /// before it was meant for the previous command.
+    pub fn direct_line_taken(&self) {
+        self.gogui_interrupt.store(false, Ordering::Release);
+    }
+
+    pub(super) fn close(&self) {
         self.closed.store(true, Ordering::Release);
     }
 
-    fn line_queued(&self, line: &Input) {
+    pub(super) fn line_queued(&self, line: &Input) {
         if matches!(line, Input::Line(text) if interrupts_search(text)) {
             self.pending_stops.fetch_add(1, Ordering::AcqRel);
         }
@@ -161,22 +167,30 @@ fn read_lines<R: BufRead>(reader: R, signals: &Signals, sender: &SyncSender<Inpu
     for line in LineReader::new(reader) {
         let input = match line {
             Err(_) => return,
-            Ok(RawLine::TooLong(head)) => Input::TooLong(leading_id(&head)),
-            Ok(RawLine::Text(raw)) => {
-                if is_interrupt(&raw) {
-                    signals.raise_interrupt();
-                    continue;
-                }
-                match preprocess(&raw) {
-                    Some(line) => Input::Line(line),
-                    None => continue,
-                }
-            }
+            Ok(line) => match classify(line, signals) {
+                Some(input) => input,
+                None => continue,
+            },
         };
         // Raised before the send, which waits while the queue is full.
         signals.line_queued(&input);
         if sender.send(input).is_err() {
             return;
+        }
+    }
+}
+
+/// What the command loop gets of a line read: a command, or nothing for a blank line or
+/// GoGui's `# interrupt` (which raises its flag instead).
+pub fn classify(line: RawLine, signals: &Signals) -> Option<Input> {
+    match line {
+        RawLine::TooLong(head) => Some(Input::TooLong(leading_id(&head))),
+        RawLine::Text(raw) => {
+            if is_interrupt(&raw) {
+                signals.raise_interrupt();
+                return None;
+            }
+            preprocess(&raw).map(Input::Line)
         }
     }
 }
@@ -254,6 +268,13 @@ impl<R: BufRead> LineReader<R> {
             self.buffer = Vec::new();
         }
         Ok(line)
+    }
+}
+
+impl<T: io::Read> LineReader<io::BufReader<T>> {
+    /// Whether a whole line already waits in the buffer (reading it cannot block).
+    pub fn has_buffered_line(&self) -> bool {
+        self.reader.buffer().contains(&b'\n')
     }
 }
 

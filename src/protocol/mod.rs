@@ -11,6 +11,7 @@ mod input;
 pub mod log;
 pub mod rules;
 mod server;
+mod watched;
 
 pub use clock::{CLOCK_COMMANDS, Clock, ClockCommand, TimeLeft, TimeSystem};
 pub use command::{Command, parse_command};

@@ -7,6 +7,7 @@ use super::GtpError;
 use super::command::{Command, parse_command};
 use super::input::{Input, Signals, spawn_reader};
 use super::rules::{self, GoguiRules};
+use super::watched::WatchedStdin;
 use crate::text::shorten;
 
 /// What a game implements to be served over GTP. The core answers the commands every
@@ -145,9 +146,26 @@ pub fn serve<E: Engine, R: BufRead + Send + 'static, W: Write>(
     serve_inputs(engine, &receiver, &signals, output)
 }
 
-/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs.
+/// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs. The command
+/// loop reads stdin itself while it waits, and a watcher reads it while a command runs
+/// ([`WatchedStdin`]), so that a command starts without a hand-over between threads.
 pub fn serve_stdio<E: Engine>(engine: &mut E) -> io::Result<()> {
-    serve(engine, io::BufReader::new(io::stdin()), io::stdout().lock())
+    let signals = Signals::new();
+    let stdin = WatchedStdin::new(Arc::clone(&signals));
+    let running = |busy: bool| {
+        if busy {
+            stdin.busy();
+        } else {
+            stdin.idle();
+        }
+    };
+    command_loop(
+        engine,
+        || stdin.next(),
+        running,
+        &signals,
+        io::stdout().lock(),
+    )
 }
 
 /// The command loop over lines that a reader (see [`spawn_reader`]) delivers.
@@ -155,10 +173,26 @@ pub fn serve_inputs<E: Engine, W: Write>(
     engine: &mut E,
     inputs: &Receiver<Input>,
     signals: &Signals,
+    output: W,
+) -> io::Result<()> {
+    let next = || {
+        let input = inputs.recv().ok()?;
+        signals.line_taken(&input);
+        Some(input)
+    };
+    command_loop(engine, next, |_| {}, signals, output)
+}
+
+/// Answers each line `next` gives until `quit` or the end of input; `running(true)` before
+/// a command runs and `running(false)` once it (and its ponder) is over.
+fn command_loop<E: Engine, W: Write>(
+    engine: &mut E,
+    mut next: impl FnMut() -> Option<Input>,
+    running: impl Fn(bool),
+    signals: &Signals,
     mut output: W,
 ) -> io::Result<()> {
-    for input in inputs.iter() {
-        signals.line_taken(&input);
+    while let Some(input) = next() {
         let line = match input {
             Input::Line(line) => line,
             Input::TooLong(id) => {
@@ -174,6 +208,7 @@ pub fn serve_inputs<E: Engine, W: Write>(
             }
         };
         tracing::debug!(command = %shorten(&line), "received");
+        running(true);
         let mut session = Session {
             out: &mut output,
             id: command.id.as_deref(),
@@ -182,19 +217,21 @@ pub fn serve_inputs<E: Engine, W: Write>(
         };
         let result = run_command(engine, &command, &mut session);
         let streaming = session.streaming;
-        if streaming {
-            finish_stream(&mut output, result)?;
+        let answered = if streaming {
+            finish_stream(&mut output, result)
         } else {
-            respond(&mut output, command.id.as_deref(), result)?;
-        }
-        if command.name == "quit" {
-            break;
-        }
-        if !signals.anything_arrived() {
+            respond(&mut output, command.id.as_deref(), result)
+        };
+        if command.name != "quit" && answered.is_ok() && !signals.anything_arrived() {
             // A bug while pondering must not take the session down either.
             if catch_unwind(AssertUnwindSafe(|| engine.ponder(signals))).is_err() {
                 tracing::error!("internal error while pondering");
             }
+        }
+        running(false);
+        answered?;
+        if command.name == "quit" {
+            break;
         }
     }
     Ok(())

@@ -122,6 +122,23 @@ fn stop_during_genmove_answers_both() {
     assert!(status.success());
 }
 
+#[test]
+fn a_stop_written_with_the_genmove_interrupts_it() {
+    // Both lines come in one write, so the engine has read the `stop` into its buffer
+    // with the `genmove` before the search starts: it must still reach the search.
+    let mut child = start();
+    let lines = lines_of(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    write!(stdin, "1 genmove w\n2 stop\n").expect("write");
+    stdin.flush().expect("flush");
+    assert!(next_response(&lines).starts_with("=1 "));
+    assert_eq!(next_response(&lines), "=2 ");
+    writeln!(stdin, "3 quit").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next_response(&lines), "=3 ");
+    assert!(exit_status_within_patience(child).success());
+}
+
 /// Runs `hamle go --playouts 500` on `script`, piped in whole, and checks that the one
 /// search in it ran its full budget; returns stdout.
 fn run_piped_script_with_full_search(script: &str) -> String {

@@ -33,6 +33,7 @@ pub mod game;
 pub mod gnubg_adapter;
 pub mod gogui;
 pub mod ids;
+mod layers;
 pub mod mat;
 pub mod moves;
 pub mod net;

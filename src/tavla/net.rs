@@ -10,6 +10,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use super::board::{BAR, Board, Side};
+use super::layers::Layers;
 
 /// Hidden units.
 pub const HIDDEN: usize = 128;
@@ -53,6 +54,16 @@ impl Default for Inputs {
 }
 
 impl Inputs {
+    /// The non-zero inputs' numbers.
+    pub(super) fn active(&self) -> &[u16] {
+        &self.index[..self.len]
+    }
+
+    /// Their values, in the same order.
+    pub(super) fn values(&self) -> &[f32] {
+        &self.value[..self.len]
+    }
+
     fn push(&mut self, index: usize, value: f32) {
         if value != 0.0 {
             self.index[self.len] = index as u16;
@@ -283,19 +294,10 @@ pub fn shots(board: &Board, side: Side) -> u8 {
     total
 }
 
-#[inline]
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The weights.
+/// The weights (the two layers of [`Layers`]).
 #[derive(Clone, PartialEq)]
 pub struct Net {
-    /// One row of `HIDDEN` weights per input.
-    w1: Vec<[f32; HIDDEN]>,
-    b1: [f32; HIDDEN],
-    w2: [[f32; HIDDEN]; OUTPUTS],
-    b2: [f32; OUTPUTS],
+    layers: Layers<HIDDEN>,
 }
 
 impl std::fmt::Debug for Net {
@@ -304,37 +306,16 @@ impl std::fmt::Debug for Net {
     }
 }
 
-/// Hidden activations kept for a learning step.
-pub struct Activations {
-    hidden: [f32; HIDDEN],
-    out: Probs,
-}
-
 impl Net {
     /// Small seeded random weights: the start of training.
     pub fn random(seed: u64) -> Net {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let mut uniform = |scale: f32| {
+        let uniform = || {
             let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
-            (unit * 2.0 - 1.0) * scale
+            (unit * 2.0 - 1.0) * 0.1
         };
-        let mut w1 = vec![[0.0; HIDDEN]; INPUTS];
-        for row in &mut w1 {
-            for w in row.iter_mut() {
-                *w = uniform(0.1);
-            }
-        }
-        let mut w2 = [[0.0; HIDDEN]; OUTPUTS];
-        for row in &mut w2 {
-            for w in row.iter_mut() {
-                *w = uniform(0.1);
-            }
-        }
         Net {
-            w1,
-            b1: [0.0; HIDDEN],
-            w2,
-            b2: [0.0; OUTPUTS],
+            layers: Layers::drawn(INPUTS, uniform),
         }
     }
 
@@ -346,29 +327,9 @@ impl Net {
         })
     }
 
-    fn activate(&self, inputs: &Inputs) -> Activations {
-        let mut hidden = self.b1;
-        for k in 0..inputs.len {
-            let row = &self.w1[usize::from(inputs.index[k])];
-            let v = inputs.value[k];
-            for (h, w) in hidden.iter_mut().zip(row) {
-                *h += v * w;
-            }
-        }
-        for h in &mut hidden {
-            *h = sigmoid(*h);
-        }
-        let mut out = [0.0; OUTPUTS];
-        for (o, (row, b)) in out.iter_mut().zip(self.w2.iter().zip(&self.b2)) {
-            let sum: f32 = row.iter().zip(&hidden).map(|(w, h)| w * h).sum();
-            *o = sigmoid(sum + b);
-        }
-        Activations { hidden, out }
-    }
-
     /// The raw outputs for `inputs`.
     pub fn forward(&self, inputs: &Inputs) -> Probs {
-        self.activate(inputs).out
+        self.layers.activate(inputs.active(), inputs.values()).out
     }
 
     /// The five probabilities of `board` for `on_roll`, made consistent (a gammon is never
@@ -380,53 +341,14 @@ impl Net {
     /// One gradient step of the outputs for `inputs` towards `target` (cross-entropy loss);
     /// returns the outputs before the step.
     pub fn learn(&mut self, inputs: &Inputs, target: &Probs, rate: f32) -> Probs {
-        let act = self.activate(inputs);
-        let delta: Probs = std::array::from_fn(|k| target[k] - act.out[k]);
-        let mut grad = [0.0f32; HIDDEN];
-        for (j, g) in grad.iter_mut().enumerate() {
-            let back: f32 = (0..OUTPUTS).map(|k| delta[k] * self.w2[k][j]).sum();
-            let h = act.hidden[j];
-            *g = back * h * (1.0 - h) * rate;
-        }
-        for ((row, b), d) in self.w2.iter_mut().zip(&mut self.b2).zip(&delta) {
-            let step = rate * d;
-            for (w, h) in row.iter_mut().zip(&act.hidden) {
-                *w += step * h;
-            }
-            *b += step;
-        }
-        for k in 0..inputs.len {
-            let row = &mut self.w1[usize::from(inputs.index[k])];
-            let v = inputs.value[k];
-            for (w, g) in row.iter_mut().zip(&grad) {
-                *w += v * g;
-            }
-        }
-        for (b, g) in self.b1.iter_mut().zip(&grad) {
-            *b += g;
-        }
-        act.out
+        self.layers
+            .learn(inputs.active(), inputs.values(), target, rate)
     }
 
     /// The weights as a file: header then every weight as f32 LE (w1 by input, b1, w2 by
     /// output, b2).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 4 * (INPUTS * HIDDEN + HIDDEN + OUTPUTS * HIDDEN));
-        out.extend_from_slice(MAGIC);
-        for n in [INPUTS, HIDDEN, OUTPUTS] {
-            out.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        let all = self
-            .w1
-            .iter()
-            .flatten()
-            .chain(&self.b1)
-            .chain(self.w2.iter().flatten())
-            .chain(&self.b2);
-        for w in all {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        out
+        self.layers.to_bytes(MAGIC)
     }
 
     /// The net a weights file holds; it must have exactly this build's shape.
@@ -535,30 +457,30 @@ impl WeightsFile {
     fn widened(&self, seed: u64) -> Net {
         let [inputs, hidden, outputs] = self.dims;
         let mut net = Net::random(seed);
-        for row in &mut net.w1[..inputs] {
+        for row in &mut net.layers.w1[..inputs] {
             row[..hidden].fill(0.0);
         }
-        for row in &mut net.w1[inputs..] {
+        for row in &mut net.layers.w1[inputs..] {
             row.fill(0.0);
         }
-        net.b1 = [0.0; HIDDEN];
-        net.w2 = [[0.0; HIDDEN]; OUTPUTS];
-        net.b2 = [0.0; OUTPUTS];
+        net.layers.b1 = [0.0; HIDDEN];
+        net.layers.w2 = [[0.0; HIDDEN]; OUTPUTS];
+        net.layers.b2 = [0.0; OUTPUTS];
         let mut values = self.values.iter().copied();
-        for row in &mut net.w1[..inputs] {
+        for row in &mut net.layers.w1[..inputs] {
             for (slot, value) in row[..hidden].iter_mut().zip(&mut values) {
                 *slot = value;
             }
         }
-        for (slot, value) in net.b1[..hidden].iter_mut().zip(&mut values) {
+        for (slot, value) in net.layers.b1[..hidden].iter_mut().zip(&mut values) {
             *slot = value;
         }
-        for row in &mut net.w2[..outputs] {
+        for row in &mut net.layers.w2[..outputs] {
             for (slot, value) in row[..hidden].iter_mut().zip(&mut values) {
                 *slot = value;
             }
         }
-        for (slot, value) in net.b2[..outputs].iter_mut().zip(&mut values) {
+        for (slot, value) in net.layers.b2[..outputs].iter_mut().zip(&mut values) {
             *slot = value;
         }
         net
@@ -688,10 +610,13 @@ mod tests {
         for n in [inputs, hidden, OUTPUTS] {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
-        let rows = net.w1[..inputs].iter().map(|row| &row[..hidden]);
-        let w2 = net.w2.iter().map(|row| &row[..hidden]);
-        let all = rows.flatten().chain(&net.b1[..hidden]).chain(w2.flatten());
-        for w in all.chain(&net.b2) {
+        let rows = net.layers.w1[..inputs].iter().map(|row| &row[..hidden]);
+        let w2 = net.layers.w2.iter().map(|row| &row[..hidden]);
+        let all = rows
+            .flatten()
+            .chain(&net.layers.b1[..hidden])
+            .chain(w2.flatten());
+        for w in all.chain(&net.layers.b2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
@@ -701,10 +626,10 @@ mod tests {
     fn a_smaller_net_widened_evaluates_as_before() {
         // A net whose last 8 inputs and 16 hidden units do nothing is the smaller net.
         let mut net = Net::random(4);
-        for row in &mut net.w1[INPUTS - 8..] {
+        for row in &mut net.layers.w1[INPUTS - 8..] {
             row.fill(0.0);
         }
-        for row in &mut net.w2 {
+        for row in &mut net.layers.w2 {
             row[HIDDEN - 16..].fill(0.0);
         }
         let small = cut_down(&net, INPUTS - 8, HIDDEN - 16);

@@ -13,6 +13,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use super::board::{Board, Side};
+use super::layers::Layers;
 use super::net::{Probs, consistent, parse_weights};
 
 /// Hidden units.
@@ -34,6 +35,16 @@ pub struct RaceInputs {
 }
 
 impl RaceInputs {
+    /// The non-zero inputs' numbers.
+    fn active(&self) -> &[u16] {
+        &self.index[..self.len]
+    }
+
+    /// Their values, in the same order.
+    fn values(&self) -> &[f32] {
+        &self.value[..self.len]
+    }
+
     fn push(&mut self, index: usize, value: f32) {
         if value != 0.0 {
             self.index[self.len] = index as u16;
@@ -73,19 +84,10 @@ impl RaceInputs {
     }
 }
 
-#[inline]
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The race net's weights.
+/// The race net's weights (the two layers of [`Layers`]).
 #[derive(Clone, PartialEq)]
 pub struct RaceNet {
-    /// One row of hidden weights per input.
-    w1: Vec<[f32; RACE_HIDDEN]>,
-    b1: [f32; RACE_HIDDEN],
-    w2: [[f32; RACE_HIDDEN]; RACE_OUTPUTS],
-    b2: [f32; RACE_OUTPUTS],
+    layers: Layers<RACE_HIDDEN>,
 }
 
 impl std::fmt::Debug for RaceNet {
@@ -94,29 +96,16 @@ impl std::fmt::Debug for RaceNet {
     }
 }
 
-/// A forward pass kept for a learning step.
-struct Activations {
-    hidden: [f32; RACE_HIDDEN],
-    out: Probs,
-}
-
 impl RaceNet {
     /// Small seeded random weights: the start of training.
     pub fn random(seed: u64) -> RaceNet {
         let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x7ACE_0000);
-        let mut uniform = || {
+        let uniform = || {
             let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
             (unit * 2.0 - 1.0) * 0.1
         };
-        let mut w1 = vec![[0.0; RACE_HIDDEN]; RACE_INPUTS];
-        w1.iter_mut().flatten().for_each(|w| *w = uniform());
-        let mut w2 = [[0.0; RACE_HIDDEN]; RACE_OUTPUTS];
-        w2.iter_mut().flatten().for_each(|w| *w = uniform());
         RaceNet {
-            w1,
-            b1: [0.0; RACE_HIDDEN],
-            w2,
-            b2: [0.0; RACE_OUTPUTS],
+            layers: Layers::drawn(RACE_INPUTS, uniform),
         }
     }
 
@@ -129,78 +118,23 @@ impl RaceNet {
         })
     }
 
-    fn activate(&self, inputs: &RaceInputs) -> Activations {
-        let mut hidden = self.b1;
-        for k in 0..inputs.len {
-            let row = &self.w1[usize::from(inputs.index[k])];
-            let v = inputs.value[k];
-            for (h, w) in hidden.iter_mut().zip(row) {
-                *h += v * w;
-            }
-        }
-        hidden.iter_mut().for_each(|h| *h = sigmoid(*h));
-        let mut out = [0.0; RACE_OUTPUTS];
-        for (o, (row, b)) in out.iter_mut().zip(self.w2.iter().zip(&self.b2)) {
-            let sum: f32 = row.iter().zip(&hidden).map(|(w, h)| w * h).sum();
-            *o = sigmoid(sum + b);
-        }
-        Activations { hidden, out }
-    }
-
     /// The five probabilities of the race `board` for `on_roll`, made consistent.
     pub fn evaluate(&self, board: &Board, on_roll: Side) -> Probs {
-        consistent(self.activate(&RaceInputs::encode(board, on_roll)).out)
+        let inputs = RaceInputs::encode(board, on_roll);
+        consistent(self.layers.activate(inputs.active(), inputs.values()).out)
     }
 
     /// One gradient step of the outputs for `inputs` towards `target` (cross-entropy loss);
     /// returns the outputs before the step.
     pub fn learn(&mut self, inputs: &RaceInputs, target: &Probs, rate: f32) -> Probs {
-        let act = self.activate(inputs);
-        let delta: Probs = std::array::from_fn(|k| target[k] - act.out[k]);
-        let mut grad = [0.0f32; RACE_HIDDEN];
-        for (j, g) in grad.iter_mut().enumerate() {
-            let back: f32 = (0..RACE_OUTPUTS).map(|k| delta[k] * self.w2[k][j]).sum();
-            let h = act.hidden[j];
-            *g = back * h * (1.0 - h) * rate;
-        }
-        for ((row, b), d) in self.w2.iter_mut().zip(&mut self.b2).zip(&delta) {
-            for (w, h) in row.iter_mut().zip(&act.hidden) {
-                *w += rate * d * h;
-            }
-            *b += rate * d;
-        }
-        for k in 0..inputs.len {
-            let row = &mut self.w1[usize::from(inputs.index[k])];
-            let v = inputs.value[k];
-            for (w, g) in row.iter_mut().zip(&grad) {
-                *w += v * g;
-            }
-        }
-        for (b, g) in self.b1.iter_mut().zip(&grad) {
-            *b += g;
-        }
-        act.out
+        self.layers
+            .learn(inputs.active(), inputs.values(), target, rate)
     }
 
     /// The weights as a file, in the main net's format (`HTN1`, the shape, then w1 by input,
     /// b1, w2 by output, b2 as f32 LE): the race net's shape tells the two files apart.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(b"HTN1");
-        for n in [RACE_INPUTS, RACE_HIDDEN, RACE_OUTPUTS] {
-            out.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        let all = self
-            .w1
-            .iter()
-            .flatten()
-            .chain(&self.b1)
-            .chain(self.w2.iter().flatten())
-            .chain(&self.b2);
-        for w in all {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        out
+        self.layers.to_bytes(b"HTN1")
     }
 
     /// The race net a weights file holds; it must have exactly this build's race net shape.
@@ -218,14 +152,7 @@ impl RaceNet {
         })?;
         let mut values = values.into_iter();
         let mut net = RaceNet::random(0);
-        let slots = net
-            .w1
-            .iter_mut()
-            .flatten()
-            .chain(&mut net.b1)
-            .chain(net.w2.iter_mut().flatten())
-            .chain(&mut net.b2);
-        for (slot, value) in slots.zip(&mut values) {
+        for (slot, value) in net.layers.weights_mut().zip(&mut values) {
             *slot = value;
         }
         Ok(net)

@@ -6,6 +6,9 @@
 //! The forward pass sums the weight rows of the non-zero inputs only, into fixed-size
 //! arrays: evaluating allocates nothing.
 
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
 use super::net::{OUTPUTS, Probs};
 
 #[inline]
@@ -30,9 +33,19 @@ pub struct Activations<const HIDDEN: usize> {
 }
 
 impl<const HIDDEN: usize> Layers<HIDDEN> {
+    /// Small random weights for `inputs` inputs, uniform in ±0.1 from ChaCha20 seeded by
+    /// `seed`: the start of training.
+    pub(super) fn seeded(inputs: usize, seed: u64) -> Layers<HIDDEN> {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        Layers::drawn(inputs, || {
+            let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+            (unit * 2.0 - 1.0) * 0.1
+        })
+    }
+
     /// `inputs` rows of first-layer weights and then the second layer's, each from `draw`
     /// in that order (by input, then by output); biases zero.
-    pub(super) fn drawn(inputs: usize, mut draw: impl FnMut() -> f32) -> Layers<HIDDEN> {
+    fn drawn(inputs: usize, mut draw: impl FnMut() -> f32) -> Layers<HIDDEN> {
         let mut w1 = vec![[0.0; HIDDEN]; inputs];
         w1.iter_mut().flatten().for_each(|w| *w = draw());
         let mut w2 = [[0.0; HIDDEN]; OUTPUTS];

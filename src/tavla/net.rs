@@ -6,9 +6,6 @@
 //! weight rows of the non-zero inputs. Everything lives in fixed-size arrays: evaluating
 //! allocates nothing.
 
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha20Rng;
-
 use super::board::{BAR, Board, Side};
 use super::layers::Layers;
 
@@ -309,13 +306,8 @@ impl std::fmt::Debug for Net {
 impl Net {
     /// Small seeded random weights: the start of training.
     pub fn random(seed: u64) -> Net {
-        let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let uniform = || {
-            let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
-            (unit * 2.0 - 1.0) * 0.1
-        };
         Net {
-            layers: Layers::drawn(INPUTS, uniform),
+            layers: Layers::seeded(INPUTS, seed),
         }
     }
 

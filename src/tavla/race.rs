@@ -9,9 +9,6 @@
 //! points, borne-off checkers; then both pip counts and their difference. Outputs as the
 //! main net's: win, win gammon, win backgammon, lose gammon, lose backgammon.
 
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha20Rng;
-
 use super::board::{Board, Side};
 use super::layers::Layers;
 use super::net::{Probs, consistent, parse_weights};
@@ -99,13 +96,8 @@ impl std::fmt::Debug for RaceNet {
 impl RaceNet {
     /// Small seeded random weights: the start of training.
     pub fn random(seed: u64) -> RaceNet {
-        let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x7ACE_0000);
-        let uniform = || {
-            let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
-            (unit * 2.0 - 1.0) * 0.1
-        };
         RaceNet {
-            layers: Layers::drawn(RACE_INPUTS, uniform),
+            layers: Layers::seeded(RACE_INPUTS, seed ^ 0x7ACE_0000),
         }
     }
 

@@ -16,6 +16,46 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The non-zero inputs of a position (at most `N`): their numbers and values, in the order
+/// pushed.
+#[derive(Clone, Debug)]
+pub struct Sparse<const N: usize> {
+    index: [u16; N],
+    value: [f32; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for Sparse<N> {
+    fn default() -> Sparse<N> {
+        Sparse {
+            index: [0; N],
+            value: [0.0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> Sparse<N> {
+    /// Input `index` at `value`; a zero is left out.
+    pub(super) fn push(&mut self, index: usize, value: f32) {
+        if value != 0.0 {
+            self.index[self.len] = index as u16;
+            self.value[self.len] = value;
+            self.len += 1;
+        }
+    }
+
+    /// The non-zero inputs' numbers.
+    pub(super) fn active(&self) -> &[u16] {
+        &self.index[..self.len]
+    }
+
+    /// Their values, in the same order.
+    pub(super) fn values(&self) -> &[f32] {
+        &self.value[..self.len]
+    }
+}
+
 /// The weights of a net of `HIDDEN` hidden units.
 #[derive(Clone, PartialEq)]
 pub struct Layers<const HIDDEN: usize> {

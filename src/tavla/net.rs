@@ -7,7 +7,7 @@
 //! allocates nothing.
 
 use super::board::{BAR, Board, Side};
-use super::layers::Layers;
+use super::layers::{Layers, Sparse};
 
 /// Hidden units.
 pub const HIDDEN: usize = 128;
@@ -33,47 +33,21 @@ const MAGIC: &[u8; 4] = b"HTN1";
 pub const MAX_WEIGHT: f32 = 1000.0;
 
 /// The non-zero inputs of a position.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Inputs {
-    index: [u16; INPUTS],
-    value: [f32; INPUTS],
-    len: usize,
-}
-
-impl Default for Inputs {
-    fn default() -> Inputs {
-        Inputs {
-            index: [0; INPUTS],
-            value: [0.0; INPUTS],
-            len: 0,
-        }
-    }
+    sparse: Sparse<INPUTS>,
 }
 
 impl Inputs {
-    /// The non-zero inputs' numbers.
-    pub(super) fn active(&self) -> &[u16] {
-        &self.index[..self.len]
-    }
-
-    /// Their values, in the same order.
-    pub(super) fn values(&self) -> &[f32] {
-        &self.value[..self.len]
-    }
-
     fn push(&mut self, index: usize, value: f32) {
-        if value != 0.0 {
-            self.index[self.len] = index as u16;
-            self.value[self.len] = value;
-            self.len += 1;
-        }
+        self.sparse.push(index, value);
     }
 
     /// The dense input vector (for tests and inspection).
     pub fn dense(&self) -> Vec<f32> {
         let mut out = vec![0.0; INPUTS];
-        for k in 0..self.len {
-            out[usize::from(self.index[k])] = self.value[k];
+        for (&index, &value) in self.sparse.active().iter().zip(self.sparse.values()) {
+            out[usize::from(index)] = value;
         }
         out
     }
@@ -321,7 +295,9 @@ impl Net {
 
     /// The raw outputs for `inputs`.
     pub fn forward(&self, inputs: &Inputs) -> Probs {
-        self.layers.activate(inputs.active(), inputs.values()).out
+        self.layers
+            .activate(inputs.sparse.active(), inputs.sparse.values())
+            .out
     }
 
     /// The five probabilities of `board` for `on_roll`, made consistent (a gammon is never
@@ -334,7 +310,7 @@ impl Net {
     /// returns the outputs before the step.
     pub fn learn(&mut self, inputs: &Inputs, target: &Probs, rate: f32) -> Probs {
         self.layers
-            .learn(inputs.active(), inputs.values(), target, rate)
+            .learn(inputs.sparse.active(), inputs.sparse.values(), target, rate)
     }
 
     /// The weights as a file: header then every weight as f32 LE (w1 by input, b1, w2 by

@@ -10,7 +10,7 @@
 //! main net's: win, win gammon, win backgammon, lose gammon, lose backgammon.
 
 use super::board::{Board, Side};
-use super::layers::Layers;
+use super::layers::{Layers, Sparse};
 use super::net::{Probs, consistent, parse_weights};
 
 /// Hidden units.
@@ -25,38 +25,19 @@ pub const RACE_INPUTS: usize = 2 * PER_SIDE + 3;
 const MAX_ACTIVE: usize = 2 * (4 * 15 + 1) + 3;
 
 /// The non-zero inputs of a race position.
+#[derive(Default)]
 pub struct RaceInputs {
-    index: [u16; MAX_ACTIVE],
-    value: [f32; MAX_ACTIVE],
-    len: usize,
+    sparse: Sparse<MAX_ACTIVE>,
 }
 
 impl RaceInputs {
-    /// The non-zero inputs' numbers.
-    fn active(&self) -> &[u16] {
-        &self.index[..self.len]
-    }
-
-    /// Their values, in the same order.
-    fn values(&self) -> &[f32] {
-        &self.value[..self.len]
-    }
-
     fn push(&mut self, index: usize, value: f32) {
-        if value != 0.0 {
-            self.index[self.len] = index as u16;
-            self.value[self.len] = value;
-            self.len += 1;
-        }
+        self.sparse.push(index, value);
     }
 
     /// Encodes `board` seen by `on_roll`, the side about to roll.
     pub fn encode(board: &Board, on_roll: Side) -> RaceInputs {
-        let mut inputs = RaceInputs {
-            index: [0; MAX_ACTIVE],
-            value: [0.0; MAX_ACTIVE],
-            len: 0,
-        };
+        let mut inputs = RaceInputs::default();
         for (s, side) in [on_roll, on_roll.other()].into_iter().enumerate() {
             let base = s * PER_SIDE;
             for (point, &n) in board.row(side)[..24].iter().enumerate() {
@@ -113,14 +94,18 @@ impl RaceNet {
     /// The five probabilities of the race `board` for `on_roll`, made consistent.
     pub fn evaluate(&self, board: &Board, on_roll: Side) -> Probs {
         let inputs = RaceInputs::encode(board, on_roll);
-        consistent(self.layers.activate(inputs.active(), inputs.values()).out)
+        consistent(
+            self.layers
+                .activate(inputs.sparse.active(), inputs.sparse.values())
+                .out,
+        )
     }
 
     /// One gradient step of the outputs for `inputs` towards `target` (cross-entropy loss);
     /// returns the outputs before the step.
     pub fn learn(&mut self, inputs: &RaceInputs, target: &Probs, rate: f32) -> Probs {
         self.layers
-            .learn(inputs.active(), inputs.values(), target, rate)
+            .learn(inputs.sparse.active(), inputs.sparse.values(), target, rate)
     }
 
     /// The weights as a file, in the main net's format (`HTN1`, the shape, then w1 by input,
@@ -181,6 +166,6 @@ mod tests {
         rows[1][8] = 7;
         let board = Board::from_rows(rows).expect("board");
         let inputs = RaceInputs::encode(&board, Side::White);
-        assert!(inputs.len <= MAX_ACTIVE);
+        assert!(inputs.sparse.active().len() <= MAX_ACTIVE);
     }
 }

@@ -9,7 +9,11 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
-use super::net::{OUTPUTS, Probs};
+/// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
+pub const OUTPUTS: usize = 5;
+
+/// The probabilities of one position for the side on roll.
+pub type Probs = [f32; OUTPUTS];
 
 #[inline]
 fn sigmoid(x: f32) -> f32 {

@@ -8,11 +8,10 @@
 
 use super::board::{BAR, Board, Side};
 use super::layers::{Layers, Sparse};
+pub use super::layers::{OUTPUTS, Probs};
 
 /// Hidden units.
 pub const HIDDEN: usize = 128;
-/// Outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
-pub const OUTPUTS: usize = 5;
 /// Per side: 4 units for each of 24 points, the bar, borne-off checkers.
 const PER_SIDE: usize = 24 * 4 + 2;
 /// Hand-made features after the two sides' raw inputs (the last eight were added to a
@@ -20,9 +19,6 @@ const PER_SIDE: usize = 24 * 4 + 2;
 const FEATURES: usize = 20;
 /// Input units.
 pub const INPUTS: usize = 2 * PER_SIDE + FEATURES;
-
-/// The probabilities of one position for the side on roll.
-pub type Probs = [f32; OUTPUTS];
 
 /// The header of a weights file: magic, then inputs, hidden and outputs as u32 LE.
 const MAGIC: &[u8; 4] = b"HTN1";

@@ -49,6 +49,15 @@ impl<const N: usize> Sparse<N> {
         }
     }
 
+    /// Tesauro's four units, from `at`, of a point holding `n` checkers of one side: one,
+    /// two or more, three or more, and half of each checker past three.
+    pub(super) fn push_point(&mut self, at: usize, n: u8) {
+        self.push(at, if n == 1 { 1.0 } else { 0.0 });
+        self.push(at + 1, if n >= 2 { 1.0 } else { 0.0 });
+        self.push(at + 2, if n >= 3 { 1.0 } else { 0.0 });
+        self.push(at + 3, if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 });
+    }
+
     /// The non-zero inputs' numbers.
     pub(super) fn active(&self) -> &[u16] {
         &self.index[..self.len]

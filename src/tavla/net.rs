@@ -58,11 +58,7 @@ impl Inputs {
                 if n == 0 {
                     continue;
                 }
-                let at = base + point * 4;
-                inputs.push(at, if n == 1 { 1.0 } else { 0.0 });
-                inputs.push(at + 1, if n >= 2 { 1.0 } else { 0.0 });
-                inputs.push(at + 2, if n >= 3 { 1.0 } else { 0.0 });
-                inputs.push(at + 3, if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 });
+                inputs.sparse.push_point(base + point * 4, n);
             }
             inputs.push(base + 96, f32::from(row[BAR]) / 2.0);
             inputs.push(base + 97, f32::from(board.borne_off(side)) / 15.0);

@@ -68,22 +68,10 @@ pub(crate) struct Params {
 }
 
 impl Default for Params {
+    /// Play uses the dead-stone judgement's params today. A change to play is written out
+    /// here and leaves [`Params::judging`] (pinned by its test) as it is.
     fn default() -> Params {
-        Params {
-            expand_after: 8,
-            rave_equivalence: 2000.0,
-            exploration: 0.0,
-            prior_even: 10.0,
-            prior_bonus: 10.0,
-            tactics_chance: 230,
-            pattern_chance: 240,
-            playout_reading: false,
-            nakade_prior: 0.0,
-            last_good_reply: 0,
-            pattern_prior: 5.0,
-            criticality_prior: 0.0,
-            mercy_fraction: 3,
-        }
+        Params::judging()
     }
 }
 

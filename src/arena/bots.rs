@@ -351,6 +351,9 @@ fn resolve_program(program: &str, hamle_exe: &Path, working_dir: Option<&Path>) 
             Some(dir) if path.is_relative() => dir.join(path),
             _ => path.to_owned(),
         };
+        // Absolute, because the engine starts in its working folder: a relative path would
+        // then be looked up from there (`--bots some/folder` with `./engine` did not start).
+        let full = std::path::absolute(&full).unwrap_or(full);
         return full.is_file().then_some(full);
     }
     let search = std::env::var_os("PATH")?;
@@ -724,6 +727,17 @@ pub fn naming_example(bots: &[Bot]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_program_beside_a_relative_working_folder_is_named_absolutely() {
+        // The engine starts in its working folder, so the path must not depend on the
+        // arena's own: `--bots some/folder` with `./engine` once failed to start.
+        let exe = Path::new("/nonexistent/hamle");
+        let found = resolve_program("./bots.rs", exe, Some(Path::new("src/arena")));
+        let found = found.expect("src/arena/bots.rs is a file");
+        assert!(found.is_absolute(), "{}", found.display());
+        assert!(found.ends_with("src/arena/bots.rs"));
+    }
     use super::*;
 
     #[test]

@@ -23,6 +23,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod command;
+pub mod contact_train;
 pub mod cube;
 pub mod dice;
 pub mod engine;

@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 use crate::protocol::{LineReader, RawLine};
 
 use super::board::{Board, Side};
+use super::contact_train::{self, ContactOptions};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
 use super::ids::{parse_position_id, position_id};
@@ -76,12 +77,27 @@ pub struct TrainArgs {
     /// from, --rate its learning rate): see protocol.md, Training.
     #[arg(long)]
     pub race: bool,
-    /// With --race: label-and-fit rounds.
-    #[arg(long, default_value_t = 10, requires = "race")]
+    /// Train the main net on lookahead labels instead of by TD(λ) (supervised; --games
+    /// self-play games give its contact positions, --start the net to go on from, default
+    /// the built-in one): see protocol.md, Training.
+    #[arg(long, conflicts_with = "race")]
+    pub contact: bool,
+    /// With --race or --contact: label-and-fit rounds.
+    #[arg(long, default_value_t = 10)]
     pub generations: u32,
-    /// With --race: passes over the positions in each round.
-    #[arg(long, default_value_t = 4, requires = "race")]
+    /// With --race or --contact: passes over the positions in each round.
+    #[arg(long, default_value_t = 4)]
     pub epochs: u32,
+    /// With --contact: rolls a label looks ahead (1 or 2).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub plies: u32,
+    /// With --contact: chance that a harvesting side plays one of its three best plays at
+    /// random.
+    #[arg(long, default_value_t = 0.1)]
+    pub explore: f64,
+    /// With --contact: threads that harvest and label (the weights do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -185,6 +201,9 @@ pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
     if args.race {
         return run_race_train(args, out);
     }
+    if args.contact {
+        return run_contact_train(args, out);
+    }
     let options = Options {
         games: args.games,
         seed: args.seed,
@@ -250,6 +269,58 @@ fn run_race_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         "trained the race net: {} games' races, {} generations (seed {}) in {:.1} s; weights in {}",
         args.games,
         args.generations,
+        args.seed,
+        begun.elapsed().as_secs_f64(),
+        args.out.display()
+    )
+}
+
+/// `hamle tavla train --contact`: the main net on lookahead labels of its own self-play.
+fn run_contact_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
+    if !(0.0..=1.0).contains(&args.explore) {
+        let message = format!("--explore {} is not a chance from 0 to 1", args.explore);
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
+    }
+    let options = ContactOptions {
+        games: args.games,
+        generations: args.generations,
+        epochs: args.epochs,
+        plies: args.plies,
+        explore: args.explore,
+        threads: args.threads.max(1),
+        seed: args.seed,
+        rate: args.rate,
+    };
+    let start = match args.start.as_deref() {
+        Some(path) => load_with(path, Net::from_bytes)?,
+        None => Net::builtin().clone(),
+    };
+    let begun = Instant::now();
+    let mut failure = None;
+    let net = contact_train::train_contact(&options, start, |generation, net| {
+        eprintln!(
+            "generation {}: {} positions, mean win error {:.4}, mean equity error {:.4}, {:.0} s",
+            generation.number,
+            generation.positions,
+            generation.win_error,
+            generation.equity_error,
+            begun.elapsed().as_secs_f64()
+        );
+        if let Err(e) = std::fs::write(&args.out, net.to_bytes()) {
+            failure = Some(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    std::fs::write(&args.out, net.to_bytes())?;
+    writeln!(
+        out,
+        "trained the net on {} games' contact positions, {} generations at {} plies (seed {}) \
+         in {:.1} s; weights in {}",
+        args.games,
+        args.generations,
+        args.plies,
         args.seed,
         begun.elapsed().as_secs_f64(),
         args.out.display()

@@ -1,0 +1,230 @@
+//! Supervised training of the main net on lookahead labels from our own engine
+//! (`hamle tavla train --contact`): wildbg's method, with a full-width search of the dice in
+//! place of rollouts. gnubg is never the teacher.
+//!
+//! 1. Harvest: the nets play themselves at 0-ply (each game's dice seeded by the seed and the
+//!    game's number); now and then a side plays one of its three best plays at random
+//!    instead of the best, so the positions reach beyond one line of play. Every contact
+//!    position met (not a race, not the bear-off database's) is kept with its side on roll.
+//! 2. Generations: each position is labelled by its probabilities before the roll, looking
+//!    `plies` rolls ahead (for each of the 21 rolls the best play, judged by the net of the
+//!    generation before, the race net and the database); the net is then fitted to the labels
+//!    in some passes (cross-entropy, seeded shuffles). A label averages the net's judgement
+//!    over every roll instead of one sampled game's, so it is a steadier target than
+//!    self-play's TD, and the search's lookahead is what the net learns to see at 0-ply.
+//!
+//! The work is split over `threads` by position and by game, each part seeded by its own
+//! number, so the file a seed gives does not depend on the thread count.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use super::bearoff;
+use super::board::{Board, Side};
+use super::dice::{Dice, Roller};
+use super::eval::Evaluator;
+use super::moves::legal_plays;
+use super::net::{Inputs, Net, Probs, equity};
+use super::race::{self, RaceNet};
+
+/// Contact training settings.
+#[derive(Clone, Debug)]
+pub struct ContactOptions {
+    /// Self-play games the positions are harvested from.
+    pub games: u64,
+    /// Label-and-fit rounds.
+    pub generations: u32,
+    /// Passes over the positions in each generation.
+    pub epochs: u32,
+    /// Rolls looked ahead by a label (1 or 2).
+    pub plies: u32,
+    /// Chance that a harvesting side plays one of its three best plays at random.
+    pub explore: f64,
+    /// Threads that harvest and label.
+    pub threads: usize,
+    pub seed: u64,
+    pub rate: f32,
+}
+
+/// What one generation did, for progress reports.
+pub struct Generation {
+    pub number: u32,
+    pub positions: usize,
+    /// Mean absolute difference of the win probability between the net before the fit and
+    /// the labels.
+    pub win_error: f32,
+    /// The same for the equity (cubeless, points per game).
+    pub equity_error: f32,
+}
+
+/// Where contact training's labels differ from the net: the net, not the race net or the
+/// database, judges the position.
+fn is_contact(board: &Board) -> bool {
+    board.on_board(Side::White) > 0
+        && board.on_board(Side::Black) > 0
+        && !race::applies(board)
+        && !bearoff::applies(board)
+}
+
+/// A number for each part of the work from the seed and the part's index, so that parts
+/// draw independent streams.
+fn part_seed(seed: u64, salt: u64, index: u64) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)
+}
+
+/// Runs `work` on each of `items` over `threads` threads, the results in the items' order.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    work: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, part)| {
+                let work = &work;
+                scope.spawn(move || {
+                    part.iter()
+                        .enumerate()
+                        .map(|(i, item)| work(c * chunk + i, item))
+                        .collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a training thread panicked"))
+            .collect()
+    })
+}
+
+/// The contact positions of `games` self-play games of `net` (and the built-in race net) at
+/// 0-ply, with exploration: each board with its side on roll.
+pub fn harvest(net: &Net, options: &ContactOptions) -> Vec<(Board, Side)> {
+    let games: Vec<u64> = (0..options.games).collect();
+    in_parallel(&games, options.threads, |_, &game| {
+        harvest_one(net, options, game)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn harvest_one(net: &Net, options: &ContactOptions, game: u64) -> Vec<(Board, Side)> {
+    let mut roller = Roller::new(part_seed(options.seed, 0xC0_4AC7, game));
+    let mut rng = ChaCha20Rng::seed_from_u64(part_seed(options.seed, 0xE8_9105E, game));
+    let mut evaluator = Evaluator::new(net);
+    let mut found = Vec::new();
+    let mut board = Board::start();
+    let (white, black) = roller.opening();
+    let mut side = if white > black {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let Ok(mut dice) = Dice::new(white, black) else {
+        return found;
+    };
+    while board.on_board(side) > 0 && board.on_board(side.other()) > 0 {
+        let candidates = legal_plays(&board, side, dice);
+        let index = if candidates.len() > 1 && rng.random_bool(options.explore) {
+            let mut ranked: Vec<(usize, f32)> = (candidates.iter().enumerate())
+                .map(|(i, c)| (i, equity(&evaluator.after_play(&c.after, side, 0))))
+                .collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            ranked[rng.random_range(0..ranked.len().min(3))].0
+        } else {
+            evaluator.choose(&candidates, side, 0).0
+        };
+        board = candidates[index].after;
+        side = side.other();
+        if is_contact(&board) {
+            found.push((board, side));
+        }
+        dice = roller.roll();
+    }
+    found
+}
+
+/// The label of each position: its probabilities before the roll at `plies`, the leaves
+/// judged by `net`, the built-in race net and the database.
+pub fn labels(positions: &[(Board, Side)], net: &Net, plies: u32, threads: usize) -> Vec<Probs> {
+    in_parallel(positions, threads, |_, (board, side)| {
+        Evaluator::with_race(net, Some(RaceNet::builtin())).before_roll(board, *side, plies)
+    })
+}
+
+/// Trains the main net from `start` on positions of its own self-play; calls `progress`
+/// after each generation.
+pub fn train_contact(
+    options: &ContactOptions,
+    start: Net,
+    mut progress: impl FnMut(&Generation, &Net),
+) -> Net {
+    let positions = harvest(&start, options);
+    let mut net = start;
+    let mut rng = ChaCha20Rng::seed_from_u64(options.seed ^ 0x7C0_47AC7);
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    for number in 0..options.generations {
+        let targets = labels(&positions, &net, options.plies, options.threads);
+        let (mut win_error, mut equity_error) = (0.0f64, 0.0f64);
+        for epoch in 0..options.epochs {
+            order.shuffle(&mut rng);
+            for &k in &order {
+                let (board, side) = &positions[k];
+                let before = net.learn(&Inputs::encode(board, *side), &targets[k], options.rate);
+                if epoch == 0 {
+                    win_error += f64::from((before[0] - targets[k][0]).abs());
+                    equity_error += f64::from((equity(&before) - equity(&targets[k])).abs());
+                }
+            }
+        }
+        let count = positions.len().max(1) as f64;
+        let generation = Generation {
+            number: number + 1,
+            positions: positions.len(),
+            win_error: (win_error / count) as f32,
+            equity_error: (equity_error / count) as f32,
+        };
+        progress(&generation, &net);
+        rng.next_u32();
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny(threads: usize) -> ContactOptions {
+        ContactOptions {
+            games: 2,
+            generations: 1,
+            epochs: 1,
+            plies: 1,
+            explore: 0.2,
+            threads,
+            seed: 5,
+            rate: 0.01,
+        }
+    }
+
+    #[test]
+    fn harvest_keeps_only_contact_positions() {
+        let positions = harvest(Net::builtin(), &tiny(1));
+        assert!(positions.len() > 10);
+        assert!(positions.iter().all(|(board, _)| is_contact(board)));
+    }
+
+    #[test]
+    fn training_is_reproducible_by_seed_whatever_the_threads() {
+        let one = train_contact(&tiny(1), Net::builtin().clone(), |_, _| {});
+        let three = train_contact(&tiny(3), Net::builtin().clone(), |_, _| {});
+        assert_eq!(one, three);
+        assert_ne!(&one, Net::builtin());
+    }
+}

@@ -48,6 +48,10 @@ pub struct Settings {
     /// Playouts one ponder may spend at most: an opponent may leave the engine waiting
     /// for hours, and the tree's counts need not grow without end.
     pub ponder_limit: u64,
+    /// Search handicap games with a dynamic komi (`--dynkomi on|off`, see
+    /// [`player::linear_search_komi`]); even games are searched with the real komi
+    /// either way.
+    pub dynamic_komi: bool,
 }
 
 /// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
@@ -79,6 +83,7 @@ impl Default for Settings {
             reuse: true,
             ponder: false,
             ponder_limit: DEFAULT_PONDER_LIMIT,
+            dynamic_komi: true,
         }
     }
 }
@@ -230,6 +235,19 @@ impl GoEngine {
             GoCommand::Captures(color) => Ok(self.game.prisoners(color).to_string()),
         }
     }
+}
+
+/// The komi `request` (a search of `game`'s position) counts its playouts with: with
+/// `dynamic` on, the real komi moved towards an even game while a handicap game is young
+/// ([`player::linear_search_komi`]); `None` (the real komi) otherwise.
+fn search_komi(game: &Game, request: &SearchRequest, dynamic: bool) -> Option<f32> {
+    let search = player::linear_search_komi(
+        request.komi,
+        game.handicap(),
+        game.board().area(),
+        request.move_number,
+    );
+    (dynamic && search.to_bits() != request.komi.to_bits()).then_some(search)
 }
 
 /// Commands that replace the game or take moves back start the next search afresh, and
@@ -449,6 +467,10 @@ impl GoEngine {
             },
             cleanup: kind == Generate::Cleanup,
             ..position_request(game, color, &root_allowed, &history)
+        };
+        let request = SearchRequest {
+            search_komi: search_komi(game, &request, self.settings.dynamic_komi),
+            ..request
         };
         let kept = self.settings.reuse.then_some(&mut self.kept);
         let result = run_search(request, kept, color, analysis, self.live_gfx, session);
@@ -752,6 +774,10 @@ impl Engine for GoEngine {
             stop: &stop,
             ..position_request(game, color, &root_allowed, &history)
         };
+        let request = SearchRequest {
+            search_komi: search_komi(game, &request, self.settings.dynamic_komi),
+            ..request
+        };
         let result = player::search_keeping(&request, &mut self.kept);
         self.reused = result.reused;
         tracing::info!(
@@ -773,7 +799,7 @@ impl Engine for GoEngine {
 
     fn describe(&self) -> String {
         format!(
-            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, ponder {}",
+            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, ponder {}, dynkomi {}",
             self.version(),
             describe_rules(self.game.rules()),
             self.game.komi(),
@@ -781,7 +807,12 @@ impl Engine for GoEngine {
             self.settings.playouts,
             self.settings.threads,
             if self.settings.reuse { "on" } else { "off" },
-            if self.ponder { "on" } else { "off" }
+            if self.ponder { "on" } else { "off" },
+            if self.settings.dynamic_komi {
+                "on"
+            } else {
+                "off"
+            }
         )
     }
 }

@@ -1,0 +1,180 @@
+//! Dynamic komi for handicap games: the komi the search's playouts count with
+//! ([`SearchRequest::search_komi`](super::SearchRequest::search_komi)), as opposed to the
+//! game's own komi, which still decides the game.
+//!
+//! Why: in a handicap game the real komi leaves one side far ahead on the board. Giving
+//! stones (White), nearly every playout is lost from the first move, the win rates of all
+//! moves sit near 0 and the search cannot tell a good move from a bad one; taking stones
+//! (Black), they sit near 1, and the search plays slack moves that keep a margin instead
+//! of moves that win. Counting the playouts with a komi that makes the position about
+//! even gives the search back its signal.
+//!
+//! How (linear handicap compensation, after Pachi's `linear` dynamic komi; our own
+//! figures): at the first move White gets an extra komi of [`STONE_VALUE`] points a
+//! handicap stone beyond what the real komi already gives it; the extra fades linearly to
+//! nothing by move [`fade_moves`] (two fifths of the board's area: 144 on 19×19, 67 on
+//! 13×13, 32 on 9×9), from where on the search plays with the real komi. The same komi
+//! counts whichever side the engine plays: giving stones it plays as in an even game and
+//! must catch up as the extra fades; taking stones it plays to win by the handicap's
+//! worth, not by half a point. The extra is rounded to whole points, so that the komi's
+//! fraction (no draws with a half-point komi) stays as it is and the komi changes only
+//! every few moves (a kept tree is reused only under the same search komi).
+//!
+//! An even game (no handicap stones) is searched with the real komi exactly.
+
+/// Points of extra komi a handicap stone is worth to the search: about half a stone's
+/// real value (twice the komi of an even game), so that the search is neither too sure
+/// when taking stones nor too hopeful when giving them.
+pub const STONE_VALUE: f32 = 7.0;
+
+/// The moves (handicap stones not counted) after which the extra komi is gone: two fifths
+/// of the board's area, so that the search plays the endgame, where the game is decided
+/// by points, with the real komi.
+pub fn fade_moves(area: usize) -> u32 {
+    // At most 2 × 625 / 5: fits u32.
+    (area * 2 / 5).max(1) as u32
+}
+
+/// White's komi for the search's playouts in a game of `area` points with `handicap`
+/// stones, real komi `komi` (handicap compensation included) and `move_number` moves
+/// played: `komi` itself in an even game, once the extra has faded, and when the real
+/// komi already compensates the stones; else `komi` plus the faded extra, in whole
+/// points.
+pub fn linear_search_komi(komi: f32, handicap: u32, area: usize, move_number: u32) -> f32 {
+    let fade = fade_moves(area);
+    if handicap == 0 || move_number >= fade {
+        return komi;
+    }
+    // What Black's stones are worth beyond the komi White gets for them; half a point of
+    // it is the first move's own advantage, which an even game's komi pays.
+    let worth = handicap as f32 * STONE_VALUE + 0.5 - komi;
+    if worth.is_nan() || worth <= 0.0 {
+        return komi;
+    }
+    let left = (fade - move_number) as f32 / fade as f32;
+    komi + (worth * left).round()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_even_game_keeps_its_komi_exactly() {
+        for move_number in [0, 1, 10, 100, 400] {
+            for komi in [7.5, 6.5, 0.5, -3.0] {
+                let search = linear_search_komi(komi, 0, 361, move_number);
+                assert_eq!(search.to_bits(), komi.to_bits(), "{komi} at {move_number}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_handicap_favours_white_and_fades_to_the_real_komi() {
+        // 19×19, four stones, komi 0.5: 28 points at first, none from move 144 on.
+        assert_eq!(fade_moves(361), 144);
+        assert_eq!(linear_search_komi(0.5, 4, 361, 0), 28.5);
+        assert_eq!(linear_search_komi(0.5, 4, 361, 72), 14.5);
+        assert_eq!(linear_search_komi(0.5, 4, 361, 144), 0.5);
+        assert_eq!(linear_search_komi(0.5, 4, 361, 300), 0.5);
+        let mut before = f32::INFINITY;
+        for move_number in 0..=150 {
+            let komi = linear_search_komi(0.5, 4, 361, move_number);
+            assert!(komi <= before && komi >= 0.5, "{komi} at {move_number}");
+            assert_eq!(komi.fract(), 0.5, "the half point stays at {move_number}");
+            before = komi;
+        }
+    }
+
+    #[test]
+    fn the_real_komi_counts_against_the_extra() {
+        // Chinese rules: 2 stones, komi 0.5 plus 2 points of compensation; 9×9 fades by
+        // move 32.
+        assert_eq!(fade_moves(81), 32);
+        assert_eq!(linear_search_komi(2.5, 2, 81, 0), 14.5);
+        // A komi that already pays for the stones adds nothing.
+        assert_eq!(linear_search_komi(20.5, 2, 81, 0), 20.5);
+        assert!(linear_search_komi(f32::NAN, 2, 81, 0).is_nan());
+    }
+}
+
+/// The search's komi moves the playouts' verdicts only: what the player decides against
+/// the game (passing, resigning) and the scores it reports stay the game's.
+#[cfg(test)]
+mod decisions {
+    use crate::go::board::Board;
+    use crate::go::color::Color;
+    use crate::go::player::tests::{board_from, chinese, request};
+    use crate::go::player::{Decision, ResignPolicy, search};
+
+    /// Black walls column C, White column D, both alive: Black's area is 15, White's 10,
+    /// and each side may still play inside its own.
+    fn walls() -> Board {
+        board_from(&[
+            ". . X O .",
+            ". . X O .",
+            ". . X O .",
+            ". . X O .",
+            ". . X O .",
+        ])
+    }
+
+    #[test]
+    fn scores_are_reported_with_the_game_komi() {
+        let board = walls();
+        let rules = chinese();
+        let lead = |search_komi: Option<f32>| {
+            let mut req = request(&board, Color::Black, &rules, 1000);
+            req.komi = 0.5;
+            req.search_komi = search_komi;
+            let result = search(&req);
+            let best = result
+                .root_moves
+                .iter()
+                .max_by_key(|m| m.visits)
+                .expect("root moves");
+            (best.score_lead, best.win_rate)
+        };
+        let (real_lead, real_rate) = lead(None);
+        let (dynamic_lead, dynamic_rate) = lead(Some(20.5));
+        // Black leads by about 4.5 either way; only the win rates see the search komi.
+        assert!((real_lead - 4.5).abs() < 3.0, "{real_lead}");
+        assert!((dynamic_lead - 4.5).abs() < 3.0, "{dynamic_lead}");
+        assert!(
+            real_rate > 0.8 && dynamic_rate < 0.2,
+            "{real_rate} {dynamic_rate}"
+        );
+    }
+
+    #[test]
+    fn passing_is_decided_with_the_game_komi() {
+        let board = walls();
+        let rules = chinese();
+        let mut req = request(&board, Color::Black, &rules, 500);
+        req.komi = 0.5;
+        // Every playout is lost by 15.5 under this komi, but passing now wins by 4.5.
+        req.search_komi = Some(20.5);
+        req.opponent_passed = true;
+        assert_eq!(search(&req).decision, Decision::Pass);
+    }
+
+    #[test]
+    fn a_search_komi_against_it_never_makes_it_resign() {
+        let board = Board::new(7).expect("7x7");
+        let rules = chinese();
+        let resigns = |komi: f32, search_komi: Option<f32>| {
+            let mut req = request(&board, Color::Black, &rules, 1000);
+            req.komi = komi;
+            req.search_komi = search_komi;
+            req.resign = ResignPolicy {
+                min_move_number: Some(0),
+                ..ResignPolicy::default()
+            };
+            search(&req).decision == Decision::Resign
+        };
+        // Under a komi of 60.5 every playout of a 7×7 board (49 points) is lost...
+        assert!(resigns(60.5, None));
+        // ... but that is the search's komi only: the game's is 0.5.
+        assert!(!resigns(0.5, Some(60.5)));
+    }
+}

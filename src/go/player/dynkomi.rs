@@ -20,7 +20,18 @@
 //! fraction (no draws with a half-point komi) stays as it is and the komi changes only
 //! every few moves (a kept tree is reused only under the same search komi).
 //!
+//! Then (adaptive, after the situational modes of Pachi's dynamic komi) the engine
+//! corrects that komi from its own searches ([`DynamicKomi`]): when the chosen move's
+//! win rate says the game is too lost or too sure to read, the next search's komi moves
+//! towards the komi at which the search's own score estimate is even, never past it; a
+//! komi asked against the engine is given back when the game gets close. Once the
+//! linear extra has faded, the correction alone remains, so the endgame of a handicap
+//! game is still played for a margin the estimate supports.
+//!
 //! An even game (no handicap stones) is searched with the real komi exactly.
+
+use super::{Decision, SearchRequest, SearchResult};
+use crate::go::color::Color;
 
 /// Points of extra komi a handicap stone is worth to the search: about half a stone's
 /// real value (twice the komi of an even game), so that the search is neither too sure
@@ -53,6 +64,123 @@ pub fn linear_search_komi(komi: f32, handicap: u32, area: usize, move_number: u3
     }
     let left = (fade - move_number) as f32 / fade as f32;
     komi + (worth * left).round()
+}
+
+/// Below this win rate (the search's, for the side searched, on the move chosen) the
+/// position is too lost to read: the search komi moves in the searcher's favour.
+pub const TOO_LOST: f32 = 0.2;
+/// Above this the position is too sure to read: the search komi moves against the
+/// searcher (Pachi's "green zone", about where it starts asking for more).
+pub const TOO_SURE: f32 = 0.85;
+/// Below this a komi taken against the searcher (after [`TOO_SURE`]) is given back by
+/// half: the game got closer than the margin asked for.
+pub const GIVE_BACK: f32 = 0.6;
+
+/// The engine's dynamic komi over one handicap game: the linear schedule
+/// ([`linear_search_komi`]) and the adaptive correction learnt from the engine's own
+/// searches ([`DynamicKomi::learn`]). A value a game, forgotten with it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DynamicKomi {
+    /// Off: every search counts with the game's komi (`--dynkomi off`).
+    on: bool,
+    /// Whole points added to the linear komi (in White's favour when positive).
+    offset: f32,
+}
+
+/// The komi of one search of a handicap game, kept to learn from its result.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct KomiPlan {
+    /// The game's komi and the side searched.
+    pub komi: f32,
+    pub me: Color,
+    /// The linear schedule's komi at the search's move.
+    pub linear: f32,
+    /// What the playouts count with: the linear komi plus the adaptive offset.
+    pub search: f32,
+}
+
+impl DynamicKomi {
+    /// At the start of a game; `on` false: never another komi than the game's.
+    pub fn new(on: bool) -> DynamicKomi {
+        DynamicKomi { on, offset: 0.0 }
+    }
+
+    /// Forgets what the game taught (a new game starts, or moves were taken back).
+    pub fn forget(&mut self) {
+        self.offset = 0.0;
+    }
+
+    /// The search komi for `request` (its `komi` the game's) in a game of `handicap`
+    /// stones: `None` (the game's komi) in an even game and when off.
+    pub fn plan(&self, request: &SearchRequest, handicap: u32) -> Option<KomiPlan> {
+        if !self.on || handicap == 0 {
+            return None;
+        }
+        let komi = request.komi;
+        let linear = linear_search_komi(komi, handicap, request.board.area(), request.move_number);
+        Some(KomiPlan {
+            komi,
+            me: request.to_move,
+            linear,
+            search: linear + self.offset,
+        })
+    }
+
+    /// Learns from the result of a search made under `plan`, for the next search of
+    /// the game: when the chosen move's win rate leaves the band from [`TOO_LOST`] to
+    /// [`TOO_SURE`], the search komi moves half way towards the komi at which the
+    /// move's score estimate (the mean playout margin, counted with the game's komi)
+    /// is even, and never past it: the search then reads the game as closer, but no
+    /// closer than its own estimate says it is.
+    pub fn learn(&mut self, plan: &KomiPlan, result: &SearchResult) {
+        let mv = match result.decision {
+            Decision::Play(p) => Some(p),
+            Decision::Pass => None,
+            Decision::Resign => return,
+        };
+        let Some(chosen) = result.root_moves.iter().find(|m| m.mv == mv) else {
+            return;
+        };
+        let black_lead = match plan.me {
+            Color::Black => chosen.score_lead,
+            Color::White => -chosen.score_lead,
+        };
+        let next = adapted_komi(plan, result.win_rate, plan.komi + black_lead);
+        if next.is_finite() {
+            self.offset = next - plan.linear;
+        }
+    }
+}
+
+/// The search komi after a search under `plan` whose chosen move's win rate was
+/// `win_rate` and whose score estimate is even at komi `even` (see
+/// [`DynamicKomi::learn`]); moves are whole points, so the komi's fraction stays.
+pub fn adapted_komi(plan: &KomiPlan, win_rate: f32, even: f32) -> f32 {
+    let search = plan.search;
+    // +1: the direction of White's favour, -1 of Black's.
+    let mine = match plan.me {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    };
+    if win_rate < GIVE_BACK && (search - plan.linear) * mine < 0.0 {
+        // Give back half of what was asked beyond the schedule (at least a point).
+        let taken = (search - plan.linear).abs();
+        return search + mine * (taken / 2.0).ceil().min(taken);
+    }
+    let toward = if win_rate < TOO_LOST {
+        mine
+    } else if win_rate > TOO_SURE {
+        -mine
+    } else {
+        return search;
+    };
+    let gap = even - search;
+    // The estimate must lie on the side the win rate points to, a point away at least.
+    let whole = (gap * toward).floor();
+    if whole.is_nan() || whole < 1.0 {
+        return search;
+    }
+    search + toward * (whole / 2.0).ceil()
 }
 
 #[cfg(test)]
@@ -95,6 +223,73 @@ mod tests {
         // A komi that already pays for the stones adds nothing.
         assert_eq!(linear_search_komi(20.5, 2, 81, 0), 20.5);
         assert!(linear_search_komi(f32::NAN, 2, 81, 0).is_nan());
+    }
+}
+
+/// The adaptive correction: which way the search komi moves, how far, and where it stops.
+#[cfg(test)]
+mod adaptive {
+    use super::*;
+    use crate::go::board::Board;
+    use crate::go::player::tests::{chinese, request};
+
+    /// White giving stones, after the linear extra has faded: komi 2.5.
+    fn white_at(search: f32) -> KomiPlan {
+        KomiPlan {
+            komi: 2.5,
+            me: Color::White,
+            linear: 2.5,
+            search,
+        }
+    }
+
+    #[test]
+    fn too_lost_moves_half_way_towards_the_estimate_and_never_past_it() {
+        // Black leads by 20 on the estimate: even at komi 22.5.
+        assert_eq!(adapted_komi(&white_at(2.5), 0.05, 22.5), 12.5);
+        assert_eq!(adapted_komi(&white_at(12.5), 0.1, 22.5), 17.5);
+        assert_eq!(adapted_komi(&white_at(21.5), 0.1, 22.5), 22.5);
+        assert_eq!(adapted_komi(&white_at(22.5), 0.1, 22.7), 22.5);
+        // Within the band, or an estimate on the other side: no change.
+        assert_eq!(adapted_komi(&white_at(12.5), 0.5, 22.5), 12.5);
+        assert_eq!(adapted_komi(&white_at(12.5), 0.1, 2.5), 12.5);
+    }
+
+    #[test]
+    fn too_sure_asks_for_more_and_gives_it_back_when_close() {
+        // Black taking stones, 15 ahead on the estimate (even at komi 17.5).
+        let black = |search: f32| KomiPlan {
+            komi: 2.5,
+            me: Color::Black,
+            linear: 2.5,
+            search,
+        };
+        assert_eq!(adapted_komi(&black(2.5), 0.95, 17.5), 10.5);
+        assert_eq!(adapted_komi(&black(10.5), 0.9, 17.5), 14.5);
+        // Never past the estimate.
+        assert_eq!(adapted_komi(&black(17.5), 0.99, 17.5), 17.5);
+        // Closer than asked: half of the komi taken beyond the schedule comes back.
+        assert_eq!(adapted_komi(&black(14.5), 0.5, 17.5), 8.5);
+        assert_eq!(adapted_komi(&black(3.5), 0.3, 17.5), 2.5);
+        // White too sure the same way: the komi goes down, towards the estimate.
+        assert_eq!(adapted_komi(&white_at(2.5), 0.95, -9.5), -3.5);
+    }
+
+    #[test]
+    fn the_offset_follows_the_schedule_and_is_forgotten() {
+        let mut dynkomi = DynamicKomi::new(true);
+        dynkomi.offset = 3.0;
+        let board = Board::new(9).expect("9x9");
+        let rules = chinese();
+        let mut req = request(&board, Color::White, &rules, 10);
+        req.komi = 2.5;
+        req.move_number = 0;
+        let plan = dynkomi.plan(&req, 2).expect("a handicap game");
+        assert_eq!((plan.linear, plan.search), (14.5, 17.5));
+        assert_eq!(dynkomi.plan(&req, 0), None);
+        assert_eq!(DynamicKomi::new(false).plan(&req, 2), None);
+        dynkomi.forget();
+        assert_eq!(dynkomi.plan(&req, 2).map(|p| p.search), Some(14.5));
     }
 }
 

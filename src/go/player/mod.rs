@@ -57,7 +57,9 @@ use super::color::Color;
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
-pub use dynkomi::{STONE_VALUE, fade_moves, linear_search_komi};
+pub use dynkomi::{
+    DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
+};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;

@@ -459,7 +459,7 @@ impl GoEngine {
             cleanup: kind == Generate::Cleanup,
             ..position_request(game, color, &root_allowed, &history)
         };
-        let plan = self.dynkomi.plan(&request, game.handicap());
+        let plan = self.dynkomi.plan(&request, game.handicap(), color);
         request.search_komi = plan.map(|plan| plan.search);
         let kept = self.settings.reuse.then_some(&mut self.kept);
         let result = run_search(request, kept, color, analysis, self.live_gfx, session);
@@ -775,7 +775,7 @@ impl Engine for GoEngine {
         };
         request.search_komi = self
             .dynkomi
-            .plan(&request, game.handicap())
+            .plan(&request, game.handicap(), color.opponent())
             .map(|plan| plan.search);
         let result = player::search_keeping(&request, &mut self.kept);
         self.reused = result.reused;

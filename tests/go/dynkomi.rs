@@ -56,8 +56,8 @@ fn an_even_game_plays_exactly_as_without_it() {
 
 #[test]
 fn a_handicap_game_is_searched_with_another_komi() {
-    // Two stones: the search's komi starts 12 points above the game's 2.5 (0.5 plus
-    // Chinese compensation) and changes White's and Black's choices.
+    // Two stones: Black's search komi starts 12 points above the game's 2.5 (0.5 plus
+    // Chinese compensation), and both sides' komi adapts to their searches.
     let commands = self_play(&["fixed_handicap 2"], 'w', 12);
     assert!(answers(true, &commands) != answers(false, &commands));
 }

@@ -57,9 +57,22 @@ fn an_even_game_plays_exactly_as_without_it() {
 #[test]
 fn a_handicap_game_is_searched_with_another_komi() {
     // Two stones: Black's search komi starts 12 points above the game's 2.5 (0.5 plus
-    // Chinese compensation), and both sides' komi adapts to their searches.
+    // Chinese compensation).
     let commands = self_play(&["fixed_handicap 2"], 'w', 12);
     assert!(answers(true, &commands) != answers(false, &commands));
+}
+
+#[test]
+fn giving_stones_is_searched_with_the_real_komi() {
+    // White's moves are the engine's, Black's are told: the same game on and off (a
+    // Black move on an occupied point fails the same way in both).
+    let mut commands = self_play(&["fixed_handicap 2"], 'w', 0);
+    for black in ["e5", "c7", "g3", "d4", "f6", "e3"] {
+        commands.push("genmove w".into());
+        commands.push(format!("play b {black}"));
+    }
+    commands.push("genmove w".into());
+    assert_eq!(answers(true, &commands), answers(false, &commands));
 }
 
 #[test]

@@ -290,18 +290,15 @@ mod adaptive {
         dynkomi.offset = 3.0;
         let board = Board::new(9).expect("9x9");
         let rules = chinese();
-        let mut req = request(&board, Color::White, &rules, 10);
+        let mut req = request(&board, Color::Black, &rules, 10);
         req.komi = 2.5;
         req.move_number = 0;
         let plan = dynkomi
             .plan(&req, 2, Color::Black)
             .expect("a handicap game");
         assert_eq!((plan.linear, plan.search), (14.5, 17.5));
-        // Giving the stones, no schedule: the game's komi and the offset.
-        let giving = dynkomi
-            .plan(&req, 2, Color::White)
-            .expect("a handicap game");
-        assert_eq!((giving.linear, giving.search), (2.5, 5.5));
+        // Giving the stones: the game's komi.
+        assert_eq!(dynkomi.plan(&req, 2, Color::White), None);
         assert_eq!(dynkomi.plan(&req, 0, Color::Black), None);
         assert_eq!(DynamicKomi::new(false).plan(&req, 2, Color::Black), None);
         dynkomi.forget();

@@ -89,6 +89,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             to_move,
             rules: &rules,
             komi: rules.default_komi,
+            search_komi: None,
             root_allowed: &allow_all,
             history: &[],
             opponent_passed: false,

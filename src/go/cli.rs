@@ -37,6 +37,10 @@ pub struct GoArgs {
     /// `hamle-ponder on|off`); moves then depend on timing.
     #[arg(long)]
     pub ponder: bool,
+    /// Dynamic komi in handicap games: `on` (default) searches with a komi that makes
+    /// the position about even while the game is young; `off` always with the real komi.
+    #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub dynkomi: bool,
 }
 
 /// `on` or `off`, for switches that default to on.
@@ -92,6 +96,7 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         live_gfx: args.live_gfx,
         reuse: args.reuse,
         ponder: args.ponder,
+        dynamic_komi: args.dynkomi,
         ..Settings::default()
     };
     let mut engine = GoEngine::new(settings);

@@ -14,7 +14,7 @@ use crate::go::analysis::AnalyzeRequest;
 use crate::go::board::Point;
 use crate::go::game::{Game, HandicapError};
 use crate::go::player::{
-    self, Decision, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
+    self, Decision, DynamicKomi, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
 };
 use crate::go::rules::{RuleSet, Rules};
 use crate::go::sgf::{self, GoRecord};
@@ -48,6 +48,9 @@ pub struct Settings {
     /// Playouts one ponder may spend at most: an opponent may leave the engine waiting
     /// for hours, and the tree's counts need not grow without end.
     pub ponder_limit: u64,
+    /// Search handicap games with a dynamic komi (`--dynkomi on|off`, see
+    /// [`DynamicKomi`]); even games are searched with the real komi either way.
+    pub dynamic_komi: bool,
 }
 
 /// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
@@ -79,6 +82,7 @@ impl Default for Settings {
             reuse: true,
             ponder: false,
             ponder_limit: DEFAULT_PONDER_LIMIT,
+            dynamic_komi: true,
         }
     }
 }
@@ -103,6 +107,8 @@ pub struct GoEngine {
     ponder_ready: bool,
     /// Visits the last search inherited from the one before.
     reused: u64,
+    /// The game's dynamic komi, learnt from its searches (with `--dynkomi on`).
+    dynkomi: DynamicKomi,
 }
 
 impl GoEngine {
@@ -119,6 +125,7 @@ impl GoEngine {
         GoEngine {
             live_gfx: settings.live_gfx,
             ponder: settings.ponder,
+            dynkomi: DynamicKomi::new(settings.dynamic_komi),
             settings,
             game,
             clock: Clock::default(),
@@ -152,6 +159,7 @@ impl GoEngine {
         self.ponder_ready = false;
         if starts_afresh(&command) {
             self.kept.clear();
+            self.dynkomi.forget();
         }
         match command {
             // Setup: the board, komi, rules, handicap and clock.
@@ -377,6 +385,7 @@ impl GoEngine {
         self.judgement = None;
         self.reused = 0;
         self.ponder_ready = false;
+        self.dynkomi.forget();
     }
 
     fn seed(&mut self) -> u64 {
@@ -435,7 +444,7 @@ impl GoEngine {
                 || (kind == Generate::Analyze
                     && (signals.input_pending() || signals.input_closed()))
         };
-        let request = SearchRequest {
+        let mut request = SearchRequest {
             limits,
             seed,
             threads: self.settings.threads,
@@ -450,9 +459,17 @@ impl GoEngine {
             cleanup: kind == Generate::Cleanup,
             ..position_request(game, color, &root_allowed, &history)
         };
+        let plan = self.dynkomi.plan(&request, game.handicap(), color);
+        request.search_komi = plan.map(|plan| plan.search);
         let kept = self.settings.reuse.then_some(&mut self.kept);
         let result = run_search(request, kept, color, analysis, self.live_gfx, session);
         self.reused = result.reused;
+        // Only the game's own moves teach the dynamic komi: analysis leaves it alone.
+        if let Some(plan) = plan
+            && matches!(kind, Generate::Play | Generate::Cleanup)
+        {
+            self.dynkomi.learn(&plan, &result);
+        }
         let answer = self.answer(color, kind, &result, start);
         if matches!(kind, Generate::Play | Generate::Cleanup) {
             // The move is on `color`'s clock: a controller that sends no `time_left`
@@ -645,6 +662,10 @@ impl GoEngine {
     }
 }
 
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
 fn describe_rules(rules: &Rules) -> String {
     match rules.rule_set() {
         Some(rule_set) => rule_set.to_string(),
@@ -742,7 +763,7 @@ impl Engine for GoEngine {
             |p: Point| game.is_legal(color, MoveVertex::Play(game.board().vertex(p)));
         let history = game.superko_keys();
         let stop = || signals.anything_arrived();
-        let request = SearchRequest {
+        let mut request = SearchRequest {
             limits: SearchLimits {
                 playouts: Some(self.settings.ponder_limit),
                 deadline: None,
@@ -752,6 +773,10 @@ impl Engine for GoEngine {
             stop: &stop,
             ..position_request(game, color, &root_allowed, &history)
         };
+        request.search_komi = self
+            .dynkomi
+            .plan(&request, game.handicap(), color.opponent())
+            .map(|plan| plan.search);
         let result = player::search_keeping(&request, &mut self.kept);
         self.reused = result.reused;
         tracing::info!(
@@ -773,15 +798,16 @@ impl Engine for GoEngine {
 
     fn describe(&self) -> String {
         format!(
-            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, ponder {}",
+            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, ponder {}, dynkomi {}",
             self.version(),
             describe_rules(self.game.rules()),
             self.game.komi(),
             self.settings.seed,
             self.settings.playouts,
             self.settings.threads,
-            if self.settings.reuse { "on" } else { "off" },
-            if self.ponder { "on" } else { "off" }
+            on_off(self.settings.reuse),
+            on_off(self.ponder),
+            on_off(self.settings.dynamic_komi),
         )
     }
 }

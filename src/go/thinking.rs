@@ -34,6 +34,7 @@ pub(crate) fn position_request<'a>(
         to_move: color,
         rules: game.rules(),
         komi: game.komi() + game.rules().white_handicap_compensation(game.handicap()),
+        search_komi: None,
         root_allowed,
         history,
         opponent_passed: game

@@ -6,6 +6,7 @@ mod support;
 
 mod analysis;
 mod counting;
+mod dynkomi;
 mod gtp;
 mod hostile_input;
 mod interrupt;

@@ -24,6 +24,9 @@ pub struct KeptTrees {
 pub(super) struct RootKey {
     pub(super) board: Board,
     pub(super) to_move: Color,
+    /// The search's komi ([`SearchRequest::search_komi`]): the statistics' own. The
+    /// game's komi only reads them, so a tree serves any game komi with the same search
+    /// komi.
     pub(super) komi: f32,
     pub(super) rules: Rules,
     pub(super) opponent_passed: bool,
@@ -89,7 +92,7 @@ impl KeptTrees {
         let root = root?;
         if root.threads != threads
             || arenas.len() != threads
-            || root.komi.to_bits() != request.komi.to_bits()
+            || root.komi.to_bits() != ctx.komi.to_bits()
             || root.rules != *request.rules
             || root.params != ctx.params
         {

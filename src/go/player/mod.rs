@@ -10,7 +10,8 @@
 //! Tree reuse: [`search_keeping`] keeps the trees in a [`KeptTrees`]; told the moves
 //! played since ([`KeptTrees::advance`]), the next search starts from the subtree under
 //! them when the position it is asked about is exactly the one those moves lead to
-//! (board, ko, side to move, komi, rules, superko history), and from scratch otherwise.
+//! (board, ko, side to move, search komi, rules, superko history), and from scratch
+//! otherwise.
 //! Playout budgets count the new playouts only.
 //!
 //! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
@@ -24,7 +25,8 @@
 //!   shapes (`patterns.rs`), optionally also ataris that leave a two-liberty chain no
 //!   escape (`tactics.rs`, off in play), else play a random move that is legal, not in an own eye
 //!   and not a self-atari of two or more stones; they are counted by area (Tromp–Taylor)
-//!   with komi, a win scoring 1.
+//!   with the search's komi, a win scoring 1: the game's komi, or in a handicap game a
+//!   komi that makes the position about even and fades to the game's (`dynkomi.rs`).
 //! - Rewards are area counts whatever the rules: territory scoring differs by a point or
 //!   two at most in practice, and area counting needs no dead-stone agreement.
 //! - [`search`] then guards the decision: pass only when passing wins as the board
@@ -38,6 +40,7 @@
 //! sequence of playout-limited searches is reproducible as a whole.
 
 mod criticality;
+mod dynkomi;
 mod kept;
 mod knowledge;
 mod ladder;
@@ -54,6 +57,9 @@ use super::color::Color;
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
+pub use dynkomi::{
+    DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
+};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;
@@ -110,8 +116,13 @@ pub struct SearchRequest<'a> {
     pub board: &'a Board,
     pub to_move: Color,
     pub rules: &'a Rules,
-    /// White's komi (handicap compensation included, if the caller wants it counted).
+    /// White's komi (handicap compensation included, if the caller wants it counted):
+    /// the game's, which decides passing, resigning and the reported score leads.
     pub komi: f32,
+    /// White's komi for the playouts' win or loss when it is not `komi` (`None`): in a
+    /// handicap game, a komi that makes the position about even ([`linear_search_komi`],
+    /// `dynkomi.rs`). Win rates are the search's, under this komi.
+    pub search_komi: Option<f32>,
     /// Root legality beyond the board's own (superko from the game history): true =
     /// allowed.
     pub root_allowed: &'a (dyn Fn(Point) -> bool + Sync),
@@ -261,7 +272,7 @@ fn search_with(
     let mut ctx = Context {
         root: board,
         to_move: me,
-        komi: request.komi,
+        komi: search_komi(request),
         suicide_allowed: request.rules.suicide_allowed,
         root_moves: &root_moves,
         opponent_passed: request.opponent_passed,
@@ -293,7 +304,7 @@ fn search_with(
         .map(|arena| u64::from(arena[0].visits))
         .sum();
     let trees = run_trees(&ctx, request, threads, budget, arenas);
-    let summary = summarize(&trees, &root_moves, me);
+    let summary = summarize(&trees, &root_moves, me, score_shift(request));
     let result = SearchResult {
         reused,
         ..decide(request, &points, summary)
@@ -302,7 +313,7 @@ fn search_with(
         let root = RootKey {
             board: board.clone(),
             to_move: me,
-            komi: request.komi,
+            komi: ctx.komi,
             rules: *request.rules,
             opponent_passed: request.opponent_passed,
             history: history.clone(),
@@ -416,7 +427,12 @@ fn run_trees<'a>(
     let progress = request.progress;
     let report = |tree: &Tree| {
         if let Some(progress) = progress {
-            let summary = summarize(std::slice::from_ref(tree), ctx.root_moves, ctx.to_move);
+            let summary = summarize(
+                std::slice::from_ref(tree),
+                ctx.root_moves,
+                ctx.to_move,
+                score_shift(request),
+            );
             (progress.report)(Snapshot {
                 root_moves: summary.root_moves,
                 playouts: summary.playouts,
@@ -469,13 +485,25 @@ struct Summary {
     ownership: Vec<f32>,
 }
 
-/// The trees' root statistics added up; scores are turned to `me`'s side.
-fn summarize(trees: &[Tree], moves: &[Option<Point>], me: Color) -> Summary {
+/// What turns a Black margin counted with the search's komi into one counted with the
+/// game's: the tree's scores are the playouts', reports are the game's.
+fn score_shift(request: &SearchRequest) -> f64 {
+    f64::from(search_komi(request)) - f64::from(request.komi)
+}
+
+/// White's komi for the playouts: the request's search komi, else the game's.
+fn search_komi(request: &SearchRequest) -> f32 {
+    request.search_komi.unwrap_or(request.komi)
+}
+
+/// The trees' root statistics added up; scores are turned to `me`'s side and to the
+/// game's komi (`shift` added to Black's margins, see [`score_shift`]).
+fn summarize(trees: &[Tree], moves: &[Option<Point>], me: Color, shift: f64) -> Summary {
     let playouts: u64 = trees.iter().map(|t| t.playouts).sum();
     let nodes = trees.iter().map(|t| t.visited).sum();
     let mine = |black_margin: f64| match me {
-        Color::Black => black_margin as f32,
-        Color::White => -black_margin as f32,
+        Color::Black => (black_margin + shift) as f32,
+        Color::White => -(black_margin + shift) as f32,
     };
     // Visit-weighted mean of the trees' node means.
     let mean_score = |nodes: &mut dyn Iterator<Item = &Node>| {
@@ -642,12 +670,19 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
     }
 
     let best = moves.iter().max_by(by_visits).unwrap_or(best_play);
+    // A search komi against us (taking stones, dynamic komi) makes the win rates lower
+    // than the game's: they cannot tell that the game is lost.
+    let komi_against_me = match me {
+        Color::Black => search_komi(request) > request.komi,
+        Color::White => search_komi(request) < request.komi,
+    };
     let resign_after = request
         .resign
         .min_move_number
         .unwrap_or((board.area() / 5) as u32);
     if let Some(threshold) = request.resign.threshold
         && !request.cleanup
+        && !komi_against_me
         && best.win_rate < threshold
         && summary.playouts >= request.resign.min_playouts
         && request.move_number >= resign_after

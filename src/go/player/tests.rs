@@ -58,6 +58,7 @@ pub(super) fn request<'a>(
         to_move,
         rules,
         komi: 7.5,
+        search_komi: None,
         root_allowed: &allow_all,
         history: &[],
         opponent_passed: false,

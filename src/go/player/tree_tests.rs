@@ -225,6 +225,14 @@ fn a_kept_tree_is_dropped_when_the_position_does_not_follow() {
     // Another komi, a missing move, a move of the wrong colour, another side to move,
     // a history the moves do not explain, a move too many: all start afresh.
     assert_eq!(searched_after(&played, &|r| r.komi = 0.5), 0);
+    // The statistics are the search komi's (dynamic komi): another search komi starts
+    // afresh, another game komi under the same search komi does not.
+    assert_eq!(searched_after(&played, &|r| r.search_komi = Some(20.5)), 0);
+    let same_search_komi = |r: &mut SearchRequest| {
+        r.search_komi = Some(r.komi);
+        r.komi = 0.5;
+    };
+    assert!(searched_after(&played, &same_search_komi) > 0);
     assert_eq!(searched_after(&[], &|_| {}), 0);
     assert_eq!(searched_after(&[(Color::White, Some(center))], &|_| {}), 0);
     assert_eq!(searched_after(&played, &|r| r.to_move = Color::Black), 0);

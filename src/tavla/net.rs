@@ -520,6 +520,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pip_loss_counts_each_hitting_roll_at_the_blots_distance_from_home() {
+        // White's lone checker on its 8-point, Black's blot three ahead of it (White's
+        // 5-point, Black's 20-point). White hits with the 11 rolls holding a 3, 1-2 either
+        // way (both paths open) and 1-1: 14 rolls, each sending the blot back 5 pips.
+        // Black, from its 20-point, hits White's 8-point (Black's 17) with the same rolls,
+        // 17 pips each.
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][7] = 1;
+        rows[1][19] = 1;
+        let board = Board::from_rows(rows).expect("board");
+        assert_eq!(hits(&board, Side::White), (14, 14 * 5));
+        assert_eq!(hits(&board, Side::Black), (14, 14 * 17));
+        // A point made between them stops the 1-2 through it and the 1-1.
+        rows[1][17] = 2; // Black's 18-point is White's 7-point.
+        let blocked = Board::from_rows(rows).expect("board");
+        assert_eq!(hits(&blocked, Side::White).0, 11 + 2);
+    }
+
+    #[test]
     fn forward_shape_and_determinism() {
         let net = Net::random(7);
         let board = Board::start();

@@ -14,9 +14,9 @@ pub use super::layers::{OUTPUTS, Probs};
 pub const HIDDEN: usize = 128;
 /// Per side: 4 units for each of 24 points, the bar, borne-off checkers.
 const PER_SIDE: usize = 24 * 4 + 2;
-/// Hand-made features after the two sides' raw inputs (the last eight were added to a
-/// trained 12-feature net by [`Net::from_bytes_widening`], so they come last).
-const FEATURES: usize = 20;
+/// Hand-made features after the two sides' raw inputs (those after the first 12 were added
+/// to trained nets by [`Net::from_bytes_widening`], so they come last).
+const FEATURES: usize = 22;
 /// Input units.
 pub const INPUTS: usize = 2 * PER_SIDE + FEATURES;
 
@@ -72,10 +72,13 @@ impl Inputs {
         inputs.push(f + 1, my_pips / 100.0);
         inputs.push(f + 2, their_pips / 100.0);
         inputs.push(f + 3, ((their_pips - my_pips) / 40.0).clamp(-2.0, 2.0));
-        if !race {
-            inputs.push(f + 4, f32::from(shots(board, me)) / 36.0);
-            inputs.push(f + 5, f32::from(shots(board, them)) / 36.0);
-        }
+        let (my_hits, their_hits) = if race {
+            ((0, 0), (0, 0))
+        } else {
+            (hits(board, me), hits(board, them))
+        };
+        inputs.push(f + 4, f32::from(my_hits.0) / 36.0);
+        inputs.push(f + 5, f32::from(their_hits.0) / 36.0);
         inputs.push(f + 6, f32::from(prime(board.row(me))) / 6.0);
         inputs.push(f + 7, f32::from(prime(board.row(them))) / 6.0);
         inputs.push(f + 8, f32::from(home_points(board.row(me))) / 6.0);
@@ -92,6 +95,10 @@ impl Inputs {
         inputs.push(f + 17, f32::from(blots(board.row(them))) / 5.0);
         inputs.push(f + 18, if anchored(board.row(me)) { 1.0 } else { 0.0 });
         inputs.push(f + 19, if anchored(board.row(them)) { 1.0 } else { 0.0 });
+        // The pips a roll costs the other side (f + 20) and us (f + 21) through hits, on
+        // average over the 36 rolls, in units of 12 pips.
+        inputs.push(f + 20, f32::from(my_hits.1) / (36.0 * 12.0));
+        inputs.push(f + 21, f32::from(their_hits.1) / (36.0 * 12.0));
         inputs
     }
 }
@@ -194,6 +201,13 @@ fn back_checkers(row: &[u8; 25]) -> u8 {
 /// Of the 36 rolls, how many let `side` hit a blot of the other side (direct or combined
 /// shots, intermediate points must be open; a side on the bar shoots only from the bar).
 pub fn shots(board: &Board, side: Side) -> u8 {
+    hits(board, side).0
+}
+
+/// [`shots`], and the pips the other side loses to them summed over the 36 rolls (each roll
+/// hitting the blot that costs most: a blot on `side`'s point p, the other side's 25 − p,
+/// goes back p pips; gnubg's "piploss" is this sum over 36).
+fn hits(board: &Board, side: Side) -> (u8, u16) {
     let mine = board.row(side);
     let theirs = board.row(side.other());
     // Bits over `side`'s points 1..=24: an opposing blot there, or a block (two or more).
@@ -206,7 +220,7 @@ pub fn shots(board: &Board, side: Side) -> u8 {
         }
     }
     if blots == 0 {
-        return 0;
+        return (0, 0);
     }
     let mut from_points = [0u8; 25];
     let mut count = 0;
@@ -222,39 +236,55 @@ pub fn shots(board: &Board, side: Side) -> u8 {
         }
     }
     let from_points = &from_points[..count];
-    let lands = |to: i32, mask: u32| to >= 1 && mask & (1 << to) != 0;
-    let mut total = 0u8;
+    let (mut total, mut pips) = (0u8, 0u16);
     for high in 1..=6i32 {
         for low in 1..=high {
-            let hit = from_points.iter().any(|&f| {
-                let f = i32::from(f);
-                if high == low {
-                    let mut at = f;
-                    for _ in 0..4 {
-                        at -= high;
-                        if at < 1 || lands(at, blocks) {
-                            return false;
-                        }
-                        if lands(at, blots) {
-                            return true;
-                        }
-                    }
-                    false
-                } else {
-                    lands(f - high, blots)
-                        || lands(f - low, blots)
-                        || (lands(f - high - low, blots)
-                            && (!lands(f - high, blocks) || !lands(f - low, blocks))
-                            && f - high >= 1
-                            && f - low >= 1)
-                }
-            });
-            if hit {
-                total += if high == low { 1 } else { 2 };
+            let hit = from_points
+                .iter()
+                .map(|&f| farthest_hit(i32::from(f), high, low, blots, blocks))
+                .max()
+                .unwrap_or(0);
+            if hit > 0 {
+                let weight = if high == low { 1 } else { 2 };
+                total += weight;
+                pips += u16::from(weight) * hit as u16;
             }
         }
     }
-    total
+    (total, pips)
+}
+
+/// The highest of `side`'s points (1..=24) a checker on `from` hits a blot on with the roll
+/// `high`-`low` (0: none), over the masks of [`hits`].
+fn farthest_hit(from: i32, high: i32, low: i32, blots: u32, blocks: u32) -> i32 {
+    let lands = |to: i32, mask: u32| to >= 1 && mask & (1 << to) != 0;
+    let mut best = 0;
+    if high == low {
+        let mut at = from;
+        for _ in 0..4 {
+            at -= high;
+            if at < 1 || lands(at, blocks) {
+                break;
+            }
+            if lands(at, blots) {
+                best = best.max(at);
+            }
+        }
+        return best;
+    }
+    for to in [from - high, from - low] {
+        if lands(to, blots) {
+            best = best.max(to);
+        }
+    }
+    let both = from - high - low;
+    let open_way = (!lands(from - high, blocks) || !lands(from - low, blocks))
+        && from - high >= 1
+        && from - low >= 1;
+    if lands(both, blots) && open_way {
+        best = best.max(both);
+    }
+    best
 }
 
 /// The weights (the two layers of [`Layers`]).
@@ -488,6 +518,25 @@ pub fn equity(p: &Probs) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pip_loss_counts_each_hitting_roll_at_the_blots_distance_from_home() {
+        // White's lone checker on its 8-point, Black's blot three ahead of it (White's
+        // 5-point, Black's 20-point). White hits with the 11 rolls holding a 3, 1-2 either
+        // way (both paths open) and 1-1: 14 rolls, each sending the blot back 5 pips.
+        // Black, from its 20-point, hits White's 8-point (Black's 17) with the same rolls,
+        // 17 pips each.
+        let mut rows = [[0u8; 25]; 2];
+        rows[0][7] = 1;
+        rows[1][19] = 1;
+        let board = Board::from_rows(rows).expect("board");
+        assert_eq!(hits(&board, Side::White), (14, 14 * 5));
+        assert_eq!(hits(&board, Side::Black), (14, 14 * 17));
+        // A point made between them stops the 1-2 through it and the 1-1.
+        rows[1][17] = 2; // Black's 18-point is White's 7-point.
+        let blocked = Board::from_rows(rows).expect("board");
+        assert_eq!(hits(&blocked, Side::White).0, 11 + 2);
+    }
 
     #[test]
     fn forward_shape_and_determinism() {

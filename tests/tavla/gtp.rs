@@ -315,7 +315,7 @@ fn ubgi_dialect() {
          error missing_context dice\nbestmove 24/18 18/13\nerror missing_context dice\n\
          bestmove roll\nbestmove take\nerror bad_argument dice\n\
          error bad_argument invalid_position\nerror unsupported_feature position_xgid\n\
-         error unknown_command foo\nbestmove 13/11 13/8\nerror bad_argument invalid_match_id\n"
+         error unknown_command foo\nbestmove 24/22 13/8\nerror bad_argument invalid_match_id\n"
     );
 }
 

@@ -24,35 +24,35 @@ const PINNED: [(&str, &str, Probs); 5] = [
     (
         "the start",
         "4HPwATDgc/ABMA",
-        [0.5327, 0.1558, 0.0055, 0.1361, 0.0047],
+        [0.5370, 0.1354, 0.0049, 0.1145, 0.0043],
     ),
     // A middle game: our 5, 6, 7 and 8 points made, two back; theirs a blot on the 11.
     // gnubg 0.596 0.207 0.014 0.116 0.006
     (
         "contact",
         "sGfkATCwt8EBMA",
-        [0.5939, 0.1990, 0.0094, 0.1264, 0.0058],
+        [0.6078, 0.1892, 0.0082, 0.1045, 0.0050],
     ),
     // Contact broken, 8 pips behind on roll, not yet a bear-off.
     // gnubg 0.439 0.002 0.000 0.004 0.000
     (
         "race",
         "4OPzAQDgOecDAA",
-        [0.6204, 0.0020, 0.0000, 0.0008, 0.0000],
+        [0.5547, 0.0018, 0.0000, 0.0009, 0.0000],
     ),
     // Their bear-in against our anchor on their 5-point, our other 13 checkers far back.
     // gnubg 0.113 0.009 0.000 0.517 0.000
     (
         "bear-in",
         "dzdjAADgc/ABAw",
-        [0.0424, 0.0049, 0.0002, 0.5829, 0.0002],
+        [0.0400, 0.0021, 0.0001, 0.5838, 0.0001],
     ),
     // On the bar against a closed board.
     // gnubg 0.026 0.000 0.000 0.915 0.006
     (
         "on the bar",
         "t20zAADgc/BBQA",
-        [0.0169, 0.0016, 0.0000, 0.9519, 0.0016],
+        [0.0192, 0.0009, 0.0000, 0.9650, 0.0020],
     ),
 ];
 

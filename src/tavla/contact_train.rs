@@ -22,11 +22,12 @@ use rand_chacha::ChaCha20Rng;
 
 use super::bearoff;
 use super::board::{Board, Side};
-use super::dice::{Dice, Roller};
+use super::dice::Roller;
 use super::eval::Evaluator;
 use super::moves::legal_plays;
 use super::net::{Inputs, Net, Probs, equity};
 use super::race::{self, RaceNet};
+use super::train::first_turn;
 
 /// Contact training settings.
 #[derive(Clone, Debug)]
@@ -119,16 +120,7 @@ fn harvest_one(net: &Net, options: &ContactOptions, game: u64) -> Vec<(Board, Si
     let mut rng = ChaCha20Rng::seed_from_u64(part_seed(options.seed, 0xE8_9105E, game));
     let mut evaluator = Evaluator::new(net);
     let mut found = Vec::new();
-    let mut board = Board::start();
-    let (white, black) = roller.opening();
-    let mut side = if white > black {
-        Side::White
-    } else {
-        Side::Black
-    };
-    let Ok(mut dice) = Dice::new(white, black) else {
-        return found;
-    };
+    let (mut board, mut side, mut dice) = first_turn(&mut roller);
     while board.on_board(side) > 0 && board.on_board(side.other()) > 0 {
         let candidates = legal_plays(&board, side, dice);
         let index = if candidates.len() > 1 && rng.random_bool(options.explore) {

@@ -17,11 +17,12 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use super::board::{Board, Side};
-use super::dice::{Dice, Roller};
+use super::dice::Roller;
 use super::eval::Evaluator;
 use super::moves::legal_plays;
 use super::net::{Net, Probs};
 use super::race::{self, RaceInputs, RaceNet};
+use super::train::first_turn;
 
 /// Race training settings.
 #[derive(Clone, Debug)]
@@ -52,16 +53,7 @@ pub fn harvest(net: &Net, games: u64, seed: u64) -> Vec<(Board, Side)> {
     let mut evaluator = Evaluator::with_race(net, None);
     let mut found = Vec::new();
     for _ in 0..games {
-        let mut board = Board::start();
-        let (white, black) = roller.opening();
-        let mut side = if white > black {
-            Side::White
-        } else {
-            Side::Black
-        };
-        let Ok(mut dice) = Dice::new(white, black) else {
-            continue;
-        };
+        let (mut board, mut side, mut dice) = first_turn(&mut roller);
         while board.on_board(side) > 0 && board.on_board(side.other()) > 0 {
             let candidates = legal_plays(&board, side, dice);
             let (index, _) = evaluator.choose(&candidates, side, 0);

@@ -79,20 +79,26 @@ pub fn train(options: &Options, start: Option<Net>, mut progress: impl FnMut(u64
     net
 }
 
+/// The start of a self-play game: the standard board, the side the opening roll (drawn from
+/// `roller`) gives the first turn, and that roll.
+pub(super) fn first_turn(roller: &mut Roller) -> (Board, Side, Dice) {
+    let (white, black) = roller.opening();
+    let side = if white > black {
+        Side::White
+    } else {
+        Side::Black
+    };
+    let dice = Dice::new(white, black).expect("an opening roll is two different dice, 1 to 6");
+    (Board::start(), side, dice)
+}
+
 /// Plays one game of the net against itself, recording each position after a play; returns
 /// the result for the side on roll in the last position (the loser).
 fn play_one(net: &Net, roller: &mut Roller, visits: &mut Vec<Visit>) -> Probs {
     // The main net learns every position but the database's, races included, as it did
     // before the race net: its race judgement is kept for a player without the race net.
     let mut evaluator = Evaluator::with_race(net, None);
-    let mut board = Board::start();
-    let (white, black) = roller.opening();
-    let mut side = if white > black {
-        Side::White
-    } else {
-        Side::Black
-    };
-    let mut dice = Dice::new(white, black).expect("dice");
+    let (mut board, mut side, mut dice) = first_turn(roller);
     loop {
         let candidates = legal_plays(&board, side, dice);
         let (index, probs) = evaluator.choose(&candidates, side, 0);

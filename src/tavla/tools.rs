@@ -223,14 +223,11 @@ pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
             eprintln!("{games} games, {:.0} s", begun.elapsed().as_secs_f64());
         }
         let due = args.checkpoint > 0 && games % args.checkpoint == 0 && games < options.games;
-        if due && let Err(e) = std::fs::write(&args.out, net.to_bytes()) {
-            failure = Some(e);
+        if due {
+            checkpoint(&args.out, net, &mut failure);
         }
     });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    std::fs::write(&args.out, net.to_bytes())?;
+    save_weights(&args.out, &net, failure)?;
     writeln!(
         out,
         "trained {} games (seed {}) in {:.1} s; weights in {}",
@@ -239,6 +236,30 @@ pub fn run_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         begun.elapsed().as_secs_f64(),
         args.out.display()
     )
+}
+
+/// Writes a training run's weights so far to `path`; the first failure is kept in `failure`
+/// (training goes on, and the run then ends with it).
+fn checkpoint(path: &Path, net: &Net, failure: &mut Option<io::Error>) {
+    if let Err(e) = write_weights(path, &net.to_bytes())
+        && failure.is_none()
+    {
+        *failure = Some(e);
+    }
+}
+
+/// Writes the trained weights to `path`, unless a checkpoint write has already failed.
+fn save_weights(path: &Path, net: &Net, failure: Option<io::Error>) -> io::Result<()> {
+    match failure {
+        Some(e) => Err(e),
+        None => write_weights(path, &net.to_bytes()),
+    }
+}
+
+/// Writes a weights file; an error names the file.
+fn write_weights(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    std::fs::write(path, bytes)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: cannot write: {e}", path.display())))
 }
 
 /// `hamle tavla train --race`: the race net, from the built-in main net's self-play.
@@ -263,7 +284,7 @@ fn run_race_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
             begun.elapsed().as_secs_f64()
         );
     });
-    std::fs::write(&args.out, net.to_bytes())?;
+    write_weights(&args.out, &net.to_bytes())?;
     writeln!(
         out,
         "trained the race net: {} games' races, {} generations (seed {}) in {:.1} s; weights in {}",
@@ -306,14 +327,9 @@ fn run_contact_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
             generation.equity_error,
             begun.elapsed().as_secs_f64()
         );
-        if let Err(e) = std::fs::write(&args.out, net.to_bytes()) {
-            failure = Some(e);
-        }
+        checkpoint(&args.out, net, &mut failure);
     });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    std::fs::write(&args.out, net.to_bytes())?;
+    save_weights(&args.out, &net, failure)?;
     writeln!(
         out,
         "trained the net on {} games' contact positions, {} generations at {} plies (seed {}) \

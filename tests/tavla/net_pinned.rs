@@ -137,3 +137,28 @@ fn training_is_deterministic_by_seed() {
     assert!(once == trained(&scratch, "f.bin", &continued));
     assert!(once != kept, "two games of training changed nothing");
 }
+
+#[test]
+fn every_trainer_names_the_weights_file_it_cannot_write() {
+    let scratch = Scratch::new("tavla-net", "unwritable");
+    let out = scratch.0.join("no-such-folder").join("w.bin");
+    let rounds = "--generations 1 --epochs 1 --games 1";
+    let trainers: [Vec<&str>; 3] = [
+        vec!["--games", "0", "--start", COMMITTED],
+        ["--race"].into_iter().chain(rounds.split(' ')).collect(),
+        ["--contact"].into_iter().chain(rounds.split(' ')).collect(),
+    ];
+    for args in trainers {
+        let output = run_patiently(
+            Command::new(HAMLE)
+                .args(["tavla", "train", "--out"])
+                .arg(&out)
+                .args(&args),
+            "",
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        let named = format!("{}: cannot write", out.display());
+        assert!(stderr.contains(&named), "{args:?}: {stderr}");
+    }
+}

@@ -727,6 +727,7 @@ pub fn naming_example(bots: &[Bot]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_program_beside_a_relative_working_folder_is_named_absolutely() {
@@ -738,7 +739,6 @@ mod tests {
         assert!(found.is_absolute(), "{}", found.display());
         assert!(found.ends_with("src/arena/bots.rs"));
     }
-    use super::*;
 
     #[test]
     fn words_split_on_spaces_and_group_in_quotes() {

@@ -20,6 +20,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
+use crate::seed::derive_seed;
+
 use super::bearoff;
 use super::board::{Board, Side};
 use super::dice::Roller;
@@ -68,10 +70,14 @@ fn is_contact(board: &Board) -> bool {
         && !bearoff::applies(board)
 }
 
-/// A number for each part of the work from the seed and the part's index, so that parts
-/// draw independent streams.
-fn part_seed(seed: u64, salt: u64, index: u64) -> u64 {
-    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)
+/// The streams a harvested game draws from: its dice, its exploration.
+const DICE_STREAM: u64 = 0;
+const EXPLORE_STREAM: u64 = 1;
+
+/// The seed of `game`'s `stream`, from the run's seed: each game draws on its own, so the
+/// harvest does not depend on how the games are shared out over threads.
+fn game_seed(seed: u64, stream: u64, game: u64) -> u64 {
+    derive_seed(derive_seed(seed, stream), game)
 }
 
 /// Runs `work` on each of `items` over `threads` threads, the results in the items' order.
@@ -116,18 +122,15 @@ pub fn harvest(net: &Net, options: &ContactOptions) -> Vec<(Board, Side)> {
 }
 
 fn harvest_one(net: &Net, options: &ContactOptions, game: u64) -> Vec<(Board, Side)> {
-    let mut roller = Roller::new(part_seed(options.seed, 0xC0_4AC7, game));
-    let mut rng = ChaCha20Rng::seed_from_u64(part_seed(options.seed, 0xE8_9105E, game));
+    let mut roller = Roller::new(game_seed(options.seed, DICE_STREAM, game));
+    let mut rng = ChaCha20Rng::seed_from_u64(game_seed(options.seed, EXPLORE_STREAM, game));
     let mut evaluator = Evaluator::new(net);
     let mut found = Vec::new();
     let (mut board, mut side, mut dice) = first_turn(&mut roller);
     while board.on_board(side) > 0 && board.on_board(side.other()) > 0 {
         let candidates = legal_plays(&board, side, dice);
         let index = if candidates.len() > 1 && rng.random_bool(options.explore) {
-            let mut ranked: Vec<(usize, f32)> = (candidates.iter().enumerate())
-                .map(|(i, c)| (i, equity(&evaluator.after_play(&c.after, side, 0))))
-                .collect();
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let ranked = evaluator.ranked(&candidates, side);
             ranked[rng.random_range(0..ranked.len().min(3))].0
         } else {
             evaluator.choose(&candidates, side, 0).0

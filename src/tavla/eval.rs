@@ -138,14 +138,7 @@ impl<'a> Evaluator<'a> {
             let probs = self.after_play(&candidates[0].after, side, 0);
             return (0, probs);
         }
-        let mut ranked: Vec<(usize, Probs, f32)> = candidates
-            .iter()
-            .enumerate()
-            .map(|(index, c)| {
-                let probs = self.after_play(&c.after, side, 0);
-                (index, probs, equity(&probs))
-            })
-            .collect();
+        let mut ranked = self.ranked(candidates, side);
         for ply in 1..=plies.min(2) {
             sort_best_first(&mut ranked);
             let keep = if ply == 1 { KEEP_1PLY } else { KEEP_2PLY };
@@ -159,6 +152,21 @@ impl<'a> Evaluator<'a> {
         }
         sort_best_first(&mut ranked);
         (ranked[0].0, ranked[0].1)
+    }
+
+    /// Every candidate `mover` may play: its index, its 0-ply probabilities and equity for
+    /// `mover`, best first (equal equities in the move generator's order).
+    pub fn ranked(&mut self, candidates: &[Candidate], mover: Side) -> Vec<(usize, Probs, f32)> {
+        let mut ranked: Vec<(usize, Probs, f32)> = candidates
+            .iter()
+            .enumerate()
+            .map(|(index, c)| {
+                let probs = self.after_play(&c.after, mover, 0);
+                (index, probs, equity(&probs))
+            })
+            .collect();
+        sort_best_first(&mut ranked);
+        ranked
     }
 
     /// The probabilities for `on_roll` of `board` before rolling, averaging its best play

@@ -199,12 +199,8 @@ fn back_checkers(row: &[u8; 25]) -> u8 {
 }
 
 /// Of the 36 rolls, how many let `side` hit a blot of the other side (direct or combined
-/// shots, intermediate points must be open; a side on the bar shoots only from the bar).
-pub fn shots(board: &Board, side: Side) -> u8 {
-    hits(board, side).0
-}
-
-/// [`shots`], and the pips the other side loses to them summed over the 36 rolls (each roll
+/// shots, intermediate points must be open; a side on the bar shoots only from the bar),
+/// and the pips the other side loses to them summed over the 36 rolls (each roll
 /// hitting the blot that costs most: a blot on `side`'s point p, the other side's 25 − p,
 /// goes back p pips; gnubg's "piploss" is this sum over 36).
 fn hits(board: &Board, side: Side) -> (u8, u16) {
@@ -609,8 +605,8 @@ mod tests {
         rows[1][19] = 1;
         let board = Board::from_rows(rows).expect("board");
         // A 3 to hit: 11 rolls with a 3, plus 1-2, 2-1, 1-1: 14.
-        assert_eq!(shots(&board, Side::White), 14);
-        assert_eq!(shots(&board, Side::Black), 0);
+        assert_eq!(hits(&board, Side::White).0, 14);
+        assert_eq!(hits(&board, Side::Black).0, 0);
     }
 
     /// `net`'s weights file with only its first `inputs` inputs and `hidden` hidden units.

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 
 use crate::protocol::{LineReader, RawLine};
 
-use super::board::{Board, Side};
+use super::board::Side;
 use super::contact_train::{self, ContactOptions};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
@@ -408,10 +408,7 @@ pub fn duel(first: &mut Player, second: &mut Player, games: u64, seed: u64) -> D
 
 /// One game, `white` against `black`, dice from `roller`: the winner and how.
 pub fn play_game(white: &mut Player, black: &mut Player, roller: &mut Roller) -> (Side, WinKind) {
-    let mut board = Board::start();
-    let (w, b) = roller.opening();
-    let mut side = if w > b { Side::White } else { Side::Black };
-    let mut dice = Dice::new(w, b).expect("dice");
+    let (mut board, mut side, mut dice) = train::first_turn(roller);
     loop {
         let player = if side == Side::White {
             &mut *white

@@ -13,8 +13,15 @@
 //!    over every roll instead of one sampled game's, so it is a steadier target than
 //!    self-play's TD, and the search's lookahead is what the net learns to see at 0-ply.
 //!
+//! Labelling and fitting can also be run apart: `hamle tavla label` harvests the same way and
+//! writes each position's label to a file as it goes ([`label_into`]), on as many threads
+//! as a machine has; `train --contact --labels` fits a net to such files
+//! ([`train_on_labels`]), a pass taking seconds where labelling took hours.
+//!
 //! The work is split over `threads` by position and by game, each part seeded by its own
 //! number, so the file a seed gives does not depend on the thread count.
+
+use std::io::{self, Write};
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
@@ -26,6 +33,7 @@ use super::bearoff;
 use super::board::{Board, Side};
 use super::dice::Roller;
 use super::eval::Evaluator;
+use super::labels::{Labelled, write_line};
 use super::moves::legal_plays;
 use super::net::{Inputs, Net, Probs, equity};
 use super::race::{self, RaceNet};
@@ -153,6 +161,132 @@ pub fn labels(positions: &[(Board, Side)], net: &Net, plies: u32, threads: usize
     })
 }
 
+/// The positions of `harvest`, shuffled by `seed` and cut to `limit`, labelled at `plies`
+/// and written to `out` in parts (a part is flushed before the next is labelled, so a run
+/// cut short keeps what it has done); `progress` is told the count so far. The lines do not
+/// depend on `threads`.
+pub fn label_into(
+    out: &mut impl Write,
+    positions: Vec<(Board, Side)>,
+    net: &Net,
+    options: &LabelOptions,
+    mut progress: impl FnMut(usize),
+) -> io::Result<usize> {
+    let mut positions = positions;
+    positions.shuffle(&mut ChaCha20Rng::seed_from_u64(options.seed ^ SHUFFLE_SALT));
+    positions.truncate(options.limit);
+    let part = LABEL_PART * options.threads.max(1);
+    let mut done = 0;
+    for chunk in positions.chunks(part) {
+        for (probs, &(board, side)) in labels(chunk, net, options.plies, options.threads)
+            .into_iter()
+            .zip(chunk)
+        {
+            write_line(out, &Labelled { board, side, probs })?;
+        }
+        out.flush()?;
+        done += chunk.len();
+        progress(done);
+    }
+    Ok(done)
+}
+
+/// How a label file is made (besides the harvest's [`ContactOptions`]).
+#[derive(Clone, Debug)]
+pub struct LabelOptions {
+    pub plies: u32,
+    pub threads: usize,
+    pub seed: u64,
+    /// The most positions labelled.
+    pub limit: usize,
+}
+
+/// Positions each thread labels between two flushes of a label file.
+const LABEL_PART: usize = 64;
+
+/// Keeps the label file's shuffle apart from the fit's.
+const SHUFFLE_SALT: u64 = 0x5A1_7AB3;
+
+/// One pass over labelled positions, for progress reports.
+pub struct Epoch {
+    pub number: u32,
+    /// Mean absolute difference of the win probability between the net and the labels of
+    /// the positions held out of the fit, after the pass.
+    pub held_out_win_error: f32,
+    /// The same for the equity.
+    pub held_out_equity_error: f32,
+}
+
+/// One position in this many is held out of a fit from label files, to show whether the
+/// fit still generalises.
+const HELD_OUT_EVERY: usize = 20;
+
+/// Fits `net` to `labelled` positions in `epochs` passes (seeded shuffles) at `rate`, every
+/// [`HELD_OUT_EVERY`]th position held out; calls `progress` before the first pass (epoch 0)
+/// and after each.
+pub fn train_on_labels(
+    net: &mut Net,
+    labelled: &[Labelled],
+    epochs: u32,
+    rate: f32,
+    seed: u64,
+    mut progress: impl FnMut(&Epoch, &Net),
+) {
+    let (held_out, fitted): (Vec<_>, Vec<_>) = (labelled.iter().enumerate())
+        .partition(|(index, _)| index % HELD_OUT_EVERY == HELD_OUT_EVERY - 1);
+    let positions: Vec<(Board, Side)> = fitted.iter().map(|(_, l)| (l.board, l.side)).collect();
+    let targets: Vec<Probs> = fitted.iter().map(|(_, l)| l.probs).collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(seed ^ FIT_SALT);
+    for number in 0..=epochs {
+        if number > 0 {
+            fit(net, &positions, &targets, 1, rate, &mut rng);
+        }
+        let (mut win_error, mut equity_error) = (0.0f64, 0.0f64);
+        for (_, l) in &held_out {
+            let probs = net.evaluate(&l.board, l.side);
+            win_error += f64::from((probs[0] - l.probs[0]).abs());
+            equity_error += f64::from((equity(&probs) - equity(&l.probs)).abs());
+        }
+        let count = held_out.len().max(1) as f64;
+        let epoch = Epoch {
+            number,
+            held_out_win_error: (win_error / count) as f32,
+            held_out_equity_error: (equity_error / count) as f32,
+        };
+        progress(&epoch, net);
+    }
+}
+
+/// Keeps the fit's shuffles apart from the harvest's draws.
+const FIT_SALT: u64 = 0x7C0_47AC7;
+
+/// Fits `net` to `targets` in `epochs` passes in `rng`'s shuffled orders at `rate`; returns
+/// the mean errors (win probability, equity) of the net before each position's first step.
+fn fit(
+    net: &mut Net,
+    positions: &[(Board, Side)],
+    targets: &[Probs],
+    epochs: u32,
+    rate: f32,
+    rng: &mut ChaCha20Rng,
+) -> (f32, f32) {
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    let (mut win_error, mut equity_error) = (0.0f64, 0.0f64);
+    for epoch in 0..epochs {
+        order.shuffle(rng);
+        for &k in &order {
+            let (board, side) = &positions[k];
+            let before = net.learn(&Inputs::encode(board, *side), &targets[k], rate);
+            if epoch == 0 {
+                win_error += f64::from((before[0] - targets[k][0]).abs());
+                equity_error += f64::from((equity(&before) - equity(&targets[k])).abs());
+            }
+        }
+    }
+    let count = positions.len().max(1) as f64;
+    ((win_error / count) as f32, (equity_error / count) as f32)
+}
+
 /// Trains the main net from `start` on positions of its own self-play; calls `progress`
 /// after each generation.
 pub fn train_contact(
@@ -162,28 +296,22 @@ pub fn train_contact(
 ) -> Net {
     let positions = harvest(&start, options);
     let mut net = start;
-    let mut rng = ChaCha20Rng::seed_from_u64(options.seed ^ 0x7C0_47AC7);
-    let mut order: Vec<usize> = (0..positions.len()).collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(options.seed ^ FIT_SALT);
     for number in 0..options.generations {
         let targets = labels(&positions, &net, options.plies, options.threads);
-        let (mut win_error, mut equity_error) = (0.0f64, 0.0f64);
-        for epoch in 0..options.epochs {
-            order.shuffle(&mut rng);
-            for &k in &order {
-                let (board, side) = &positions[k];
-                let before = net.learn(&Inputs::encode(board, *side), &targets[k], options.rate);
-                if epoch == 0 {
-                    win_error += f64::from((before[0] - targets[k][0]).abs());
-                    equity_error += f64::from((equity(&before) - equity(&targets[k])).abs());
-                }
-            }
-        }
-        let count = positions.len().max(1) as f64;
+        let (win_error, equity_error) = fit(
+            &mut net,
+            &positions,
+            &targets,
+            options.epochs,
+            options.rate,
+            &mut rng,
+        );
         let generation = Generation {
             number: number + 1,
             positions: positions.len(),
-            win_error: (win_error / count) as f32,
-            equity_error: (equity_error / count) as f32,
+            win_error,
+            equity_error,
         };
         progress(&generation, &net);
         rng.next_u32();

@@ -34,6 +34,7 @@ pub mod game;
 pub mod gnubg_adapter;
 pub mod gogui;
 pub mod ids;
+pub mod labels;
 mod layers;
 pub mod mat;
 pub mod moves;

@@ -10,10 +10,11 @@ use clap::{Args, Subcommand};
 use crate::protocol::{LineReader, RawLine};
 
 use super::board::Side;
-use super::contact_train::{self, ContactOptions};
+use super::contact_train::{self, ContactOptions, LabelOptions};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
 use super::ids::{parse_position_id, position_id};
+use super::labels;
 use super::moves::legal_plays;
 use super::net::Net;
 use super::player::{Level, Player};
@@ -28,6 +29,9 @@ pub enum TavlaTool {
     /// Play two levels against each other: cubeless money games, each dice sequence twice
     /// with the colours swapped; prints points per game for the first with a 95% interval.
     Duel(DuelArgs),
+    /// Label contact positions of the net's self-play by a lookahead, for `train --contact
+    /// --labels`: one line a position, written as it goes (see protocol.md, Training).
+    Label(LabelArgs),
     /// A filter for outside referees: reads lines `POSITION_ID DIE DIE` (the side on roll as
     /// gnubg's player 1) and writes the Position ID after the level's play.
     Choose(ChooseArgs),
@@ -98,6 +102,38 @@ pub struct TrainArgs {
     /// With --contact: threads that harvest and label (the weights do not depend on it).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// With --contact: fit to these label files (`hamle tavla label`) instead of harvesting
+    /// and labelling: --epochs passes at --rate, one position in 20 held out to report.
+    #[arg(long, requires = "contact", num_args = 1..)]
+    pub labels: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct LabelArgs {
+    /// Self-play games the positions are harvested from.
+    #[arg(long, default_value_t = 1_000)]
+    pub games: u64,
+    /// Seed of the games' dice, their exploration and the order positions are labelled in.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The most positions labelled (a random sample of the harvest, in random order).
+    #[arg(long, default_value_t = usize::MAX)]
+    pub limit: usize,
+    /// Rolls a label looks ahead (1 or 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub plies: u32,
+    /// Chance that a harvesting side plays one of its three best plays at random.
+    #[arg(long, default_value_t = 0.1)]
+    pub explore: f64,
+    /// Threads that harvest and label (the file does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// The net that plays and labels (default: the built-in one).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Where to write the labels.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -136,6 +172,7 @@ pub fn run(tool: TavlaTool) -> io::Result<()> {
     match tool {
         TavlaTool::Train(args) => run_train(&args, &mut io::stdout().lock()),
         TavlaTool::Duel(args) => run_duel(&args, &mut io::stdout().lock()),
+        TavlaTool::Label(args) => run_label(&args, &mut io::stdout().lock()),
         TavlaTool::Choose(args) => run_choose(&args),
     }
 }
@@ -296,12 +333,122 @@ fn run_race_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
     )
 }
 
+/// Refuses an exploration chance outside 0 to 1.
+fn check_explore(explore: f64) -> io::Result<()> {
+    if (0.0..=1.0).contains(&explore) {
+        return Ok(());
+    }
+    let message = format!("--explore {explore} is not a chance from 0 to 1");
+    Err(io::Error::new(io::ErrorKind::InvalidInput, message))
+}
+
+/// The net `path` names, or the built-in one.
+fn net_or_builtin(path: Option<&Path>) -> io::Result<Net> {
+    match path {
+        Some(path) => load(path),
+        None => Ok(Net::builtin().clone()),
+    }
+}
+
+/// `hamle tavla label`: self-play contact positions with their lookahead labels, to a file.
+fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
+    check_explore(args.explore)?;
+    let net = net_or_builtin(args.weights.as_deref())?;
+    let harvest = ContactOptions {
+        games: args.games,
+        generations: 0,
+        epochs: 0,
+        plies: args.plies,
+        explore: args.explore,
+        threads: args.threads.max(1),
+        seed: args.seed,
+        rate: 0.0,
+    };
+    let labelling = LabelOptions {
+        plies: args.plies,
+        threads: args.threads.max(1),
+        seed: args.seed,
+        limit: args.limit,
+    };
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", args.out.display()));
+    let mut file = io::BufWriter::new(std::fs::File::create(&args.out).map_err(named)?);
+    writeln!(
+        file,
+        "# hamle tavla label --games {} --seed {} --plies {} --explore {}",
+        args.games, args.seed, args.plies, args.explore
+    )
+    .map_err(named)?;
+    let begun = Instant::now();
+    let positions = contact_train::harvest(&net, &harvest);
+    let harvested = positions.len();
+    eprintln!(
+        "{harvested} contact positions harvested in {:.1} s",
+        begun.elapsed().as_secs_f64()
+    );
+    let mut reported = 0;
+    let labelled = contact_train::label_into(&mut file, positions, &net, &labelling, |done| {
+        if done >= reported + 1000 {
+            reported = done;
+            eprintln!("{done} labelled, {:.0} s", begun.elapsed().as_secs_f64());
+        }
+    })
+    .map_err(named)?;
+    writeln!(
+        out,
+        "labelled {labelled} of {harvested} contact positions of {} games at {} plies (seed {}) \
+         in {:.1} s; labels in {}",
+        args.games,
+        args.plies,
+        args.seed,
+        begun.elapsed().as_secs_f64(),
+        args.out.display()
+    )
+}
+
+/// `hamle tavla train --contact --labels`: the main net fitted to label files.
+fn run_label_fit(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
+    let mut labelled = Vec::new();
+    for path in &args.labels {
+        labelled.extend(labels::read_file(path)?);
+    }
+    let mut net = net_or_builtin(args.start.as_deref())?;
+    let begun = Instant::now();
+    let mut failure = None;
+    contact_train::train_on_labels(
+        &mut net,
+        &labelled,
+        args.epochs,
+        args.rate,
+        args.seed,
+        |epoch, net| {
+            eprintln!(
+                "epoch {}: held-out mean win error {:.4}, mean equity error {:.4}, {:.0} s",
+                epoch.number,
+                epoch.held_out_win_error,
+                epoch.held_out_equity_error,
+                begun.elapsed().as_secs_f64()
+            );
+            checkpoint(&args.out, net, &mut failure);
+        },
+    );
+    save_weights(&args.out, &net, failure)?;
+    writeln!(
+        out,
+        "fitted the net to {} labelled positions, {} epochs (seed {}) in {:.1} s; weights in {}",
+        labelled.len(),
+        args.epochs,
+        args.seed,
+        begun.elapsed().as_secs_f64(),
+        args.out.display()
+    )
+}
+
 /// `hamle tavla train --contact`: the main net on lookahead labels of its own self-play.
 fn run_contact_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
-    if !(0.0..=1.0).contains(&args.explore) {
-        let message = format!("--explore {} is not a chance from 0 to 1", args.explore);
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
+    if !args.labels.is_empty() {
+        return run_label_fit(args, out);
     }
+    check_explore(args.explore)?;
     let options = ContactOptions {
         games: args.games,
         generations: args.generations,
@@ -312,10 +459,7 @@ fn run_contact_train(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         seed: args.seed,
         rate: args.rate,
     };
-    let start = match args.start.as_deref() {
-        Some(path) => load_with(path, Net::from_bytes)?,
-        None => Net::builtin().clone(),
-    };
+    let start = net_or_builtin(args.start.as_deref())?;
     let begun = Instant::now();
     let mut failure = None;
     let net = contact_train::train_contact(&options, start, |generation, net| {

@@ -12,6 +12,7 @@ mod gogui;
 mod gtp;
 mod hostile;
 mod invariants;
+mod label_files;
 mod net_pinned;
 mod race_net;
 mod replay;

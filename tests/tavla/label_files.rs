@@ -1,0 +1,149 @@
+//! Label files (`hamle tavla label`, read by `train --contact --labels`): what `label`
+//! writes is what the fit reads, the same seed gives the same file on any number of threads
+//! and the same fit gives the same weights; a file that is not labels is one line naming the
+//! file (and the line), never a panic or a net trained on nothing.
+
+use std::process::{Command, Output};
+
+use pretty_assertions::assert_eq;
+
+use hamle::tavla::labels;
+use hamle::tavla::net::Net;
+
+use crate::support::files::{HUGE, Scratch, fifo, run_patiently, sparse};
+
+const HAMLE: &str = env!("CARGO_BIN_EXE_hamle");
+
+fn tavla(args: &[&str]) -> Output {
+    run_patiently(Command::new(HAMLE).arg("tavla").args(args), "")
+}
+
+/// `hamle tavla ARGS…`, which must succeed; its stdout.
+fn succeeds(args: &[&str]) -> String {
+    let output = tavla(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Labels 12 positions of 2 games at 1 ply on `threads` into `out`; the file's text.
+fn label(out: &str, threads: &str) -> String {
+    let args = [
+        "label",
+        "--games",
+        "2",
+        "--limit",
+        "12",
+        "--plies",
+        "1",
+        "--seed",
+        "7",
+        "--threads",
+        threads,
+        "--out",
+        out,
+    ];
+    let said = succeeds(&args);
+    assert!(said.starts_with("labelled 12 of "), "{said}");
+    std::fs::read_to_string(out).expect("the labels were written")
+}
+
+#[test]
+fn labels_are_reproducible_by_seed_and_fit_a_net_reproducibly() {
+    let scratch = Scratch::new("tavla-labels", "fit");
+    let path = |name: &str| scratch.0.join(name).display().to_string();
+    let one = label(&path("one.txt"), "1");
+    assert_eq!(label(&path("three.txt"), "3"), one);
+    let lines: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 12);
+    let read = labels::read_file(std::path::Path::new(&path("one.txt"))).expect("read back");
+    assert_eq!(read.len(), 12);
+    for (labelled, line) in read.iter().zip(&lines) {
+        assert_eq!(&labels::parse_line(line).expect("a label"), labelled);
+        assert!(labelled.board.on_board(labelled.side) > 0);
+    }
+    let fit = |out: &str| {
+        let args = [
+            "train",
+            "--contact",
+            "--labels",
+            &path("one.txt"),
+            "--epochs",
+            "3",
+            "--rate",
+            "0.05",
+            "--out",
+            out,
+        ];
+        let said = succeeds(&args);
+        assert!(
+            said.starts_with("fitted the net to 12 labelled positions, 3 epochs"),
+            "{said}"
+        );
+        std::fs::read(out).expect("weights written")
+    };
+    let weights = fit(&path("a.bin"));
+    assert_eq!(fit(&path("b.bin")), weights);
+    let net = Net::from_bytes(&weights).expect("a weights file");
+    assert_ne!(&net, Net::builtin());
+}
+
+/// `hamle tavla train --contact --labels FILE`: refused with one line on stderr.
+fn refused(labels: &str, out: &str) -> String {
+    let args = ["train", "--contact", "--labels", labels, "--out", out];
+    let output = tavla(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{labels}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{labels}: {stderr}");
+    assert!(
+        !std::path::Path::new(out).exists(),
+        "{labels}: weights written"
+    );
+    stderr.trim_end().to_owned()
+}
+
+#[test]
+fn a_label_file_that_is_not_labels_is_one_line_naming_it() {
+    let scratch = Scratch::new("tavla-labels", "refused");
+    let path = |name: &str| scratch.0.join(name).display().to_string();
+    let out = path("out.bin");
+    let good = succeeds(&[
+        "label",
+        "--games",
+        "1",
+        "--limit",
+        "3",
+        "--plies",
+        "1",
+        "--out",
+        &path("good.txt"),
+    ]);
+    assert!(good.starts_with("labelled 3 of"), "{good}");
+    let text = std::fs::read_to_string(path("good.txt")).expect("labels");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines[2] = lines[2].replacen(" 0.", " 7.", 1);
+    std::fs::write(path("bad.txt"), lines.join("\n")).expect("write");
+    let bad = refused(&path("bad.txt"), &out);
+    assert!(
+        bad.contains(&format!("{} line 3: '7.", path("bad.txt"))),
+        "{bad}"
+    );
+    assert!(bad.ends_with("is not a probability from 0 to 1"), "{bad}");
+    let missing = refused(&path("missing.txt"), &out);
+    assert!(missing.contains(&path("missing.txt")), "{missing}");
+    let device = refused("/dev/zero", &out);
+    assert!(device.ends_with("/dev/zero: not a regular file (a device); name a regular file"));
+    sparse(&scratch.0.join("huge.txt"), HUGE * 3);
+    let huge = refused(&path("huge.txt"), &out);
+    assert!(
+        huge.ends_with("is over the limit of 256 MiB; name a smaller file"),
+        "{huge}"
+    );
+    if fifo(&scratch.0.join("pipe.txt")) {
+        let pipe = refused(&path("pipe.txt"), &out);
+        assert!(
+            pipe.ends_with("not a regular file (a FIFO); name a regular file"),
+            "{pipe}"
+        );
+    }
+}

@@ -41,15 +41,21 @@
 
 mod criticality;
 mod dynkomi;
+mod features;
+mod gammas;
 mod kept;
 mod knowledge;
 mod ladder;
+mod learn;
+mod mm;
 mod params;
 mod patterns;
 mod playout;
 mod tactics;
 mod tree;
 
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_POINTS, Point};
@@ -63,6 +69,7 @@ pub use dynkomi::{
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;
+pub use learn::{LearnReport, LearnSettings, learn_patterns};
 use params::Params;
 use playout::{Amaf, Playout, Scorer, Turn};
 use tree::{Budget, Context, Node, Tree, TreeReport};
@@ -235,13 +242,48 @@ const DEAD_OPPONENT: f32 = 0.5;
 
 /// Searches the position and decides a move.
 pub fn search(request: &SearchRequest) -> SearchResult {
-    search_with(request, Params::default(), None)
+    search_with(request, playing_params(), None)
 }
 
 /// [`search`], starting from the kept trees when they fit the position (see
 /// [`KeptTrees`]) and keeping this search's trees there afterwards.
 pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchResult {
-    search_with(request, Params::default(), Some(kept))
+    search_with(request, playing_params(), Some(kept))
+}
+
+/// The learned prior's virtual visits in play (`Params::learned_prior`), as `f32` bits:
+/// set once from the command line, before any search.
+static LEARNED_PRIOR_BITS: AtomicU32 = AtomicU32::new(0);
+
+/// The most virtual visits `--learned-prior` takes: beyond, the prior would drown the
+/// playouts of any search.
+pub const MAX_LEARNED_PRIOR: f32 = 1000.0;
+
+/// Turns the learned move prior on for play in this process with `visits` virtual visits
+/// (0: off), its gammas read from `gammas_file` if one is named (else the built-in ones).
+/// The error names the file and what is wrong with it, or the visits out of range.
+pub fn set_learned_prior(visits: f32, gammas_file: Option<&Path>) -> Result<(), String> {
+    if !(0.0..=MAX_LEARNED_PRIOR).contains(&visits) {
+        return Err(format!(
+            "the learned prior takes 0 to {MAX_LEARNED_PRIOR} virtual visits, got {visits}"
+        ));
+    }
+    if let Some(path) = gammas_file {
+        let gammas = gammas::Gammas::load(path)?;
+        if !gammas.install() {
+            return Err("the learned gammas were already chosen".to_string());
+        }
+    }
+    LEARNED_PRIOR_BITS.store(visits.to_bits(), Ordering::Relaxed);
+    Ok(())
+}
+
+/// The params of play: the defaults, with the learned prior the command line chose.
+fn playing_params() -> Params {
+    Params {
+        learned_prior: f32::from_bits(LEARNED_PRIOR_BITS.load(Ordering::Relaxed)),
+        ..Params::default()
+    }
 }
 
 /// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead

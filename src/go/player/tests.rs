@@ -611,6 +611,7 @@ fn params_from(spec: &str) -> Params {
             "reading" => p.playout_reading = f != 0.0,
             "nakade" => p.nakade_prior = f,
             "crit" => p.criticality_prior = f,
+            "learned" => p.learned_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }
@@ -699,6 +700,7 @@ fn judging_params_are_pinned_apart_from_play() {
         last_good_reply: 0,
         pattern_prior: 5.0,
         criticality_prior: 0.0,
+        learned_prior: 0.0,
         mercy_fraction: 3,
     };
     assert_eq!(Params::judging(), pinned);

@@ -742,7 +742,7 @@ fn the_learned_prior_moves_root_priors_the_way_its_gammas_say() {
         ..Params::default()
     };
     let on = Params {
-        learned_prior: 10.0,
+        learned_prior: MEASURED_LEARNED_PRIOR,
         ..off
     };
     for s in ["C7", "E5", "J2"] {

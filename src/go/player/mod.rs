@@ -56,8 +56,6 @@ mod playout;
 mod tactics;
 mod tree;
 
-use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_POINTS, Point};
@@ -68,6 +66,8 @@ use super::score::Ownership;
 pub use dynkomi::{
     DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
 };
+use gammas::playing_params;
+pub use gammas::{MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, set_learned_prior};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;
@@ -251,49 +251,6 @@ pub fn search(request: &SearchRequest) -> SearchResult {
 /// [`KeptTrees`]) and keeping this search's trees there afterwards.
 pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchResult {
     search_with(request, playing_params(), Some(kept))
-}
-
-/// The learned prior's virtual visits in play (`Params::learned_prior`), as `f32` bits:
-/// set once from the command line, before any search.
-static LEARNED_PRIOR_BITS: AtomicU32 = AtomicU32::new(0);
-
-/// The learned prior's virtual visits that won most in self-play (`--learned-prior 4`):
-/// at 2,000 playouts on 9×9 against the engine without it it won 122 of 200 games, at
-/// 5,000 59 of 100 (protocol.md, "Learned move prior"). Not the default: with it the
-/// shipped 1000-playout bot misses 2 of the project's 28 regression checks (tactics.tst
-/// 201, records.tst 204), where a common 3×3 hane outweighs a capture that saves three
-/// stones.
-pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
-
-/// The most virtual visits `--learned-prior` takes: beyond, the prior would drown the
-/// playouts of any search.
-pub const MAX_LEARNED_PRIOR: f32 = 1000.0;
-
-/// Turns the learned move prior on for play in this process with `visits` virtual visits
-/// (0: off), its gammas read from `gammas_file` if one is named (else the built-in ones).
-/// The error names the file and what is wrong with it, or the visits out of range.
-pub fn set_learned_prior(visits: f32, gammas_file: Option<&Path>) -> Result<(), String> {
-    if !(0.0..=MAX_LEARNED_PRIOR).contains(&visits) {
-        return Err(format!(
-            "the learned prior takes 0 to {MAX_LEARNED_PRIOR} virtual visits, got {visits}"
-        ));
-    }
-    if let Some(path) = gammas_file {
-        let gammas = gammas::Gammas::load(path)?;
-        if !gammas.install() {
-            return Err("the learned gammas were already chosen".to_string());
-        }
-    }
-    LEARNED_PRIOR_BITS.store(visits.to_bits(), Ordering::Relaxed);
-    Ok(())
-}
-
-/// The params of play: the defaults, with the learned prior the command line chose.
-fn playing_params() -> Params {
-    Params {
-        learned_prior: f32::from_bits(LEARNED_PRIOR_BITS.load(Ordering::Relaxed)),
-        ..Params::default()
-    }
 }
 
 /// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead

@@ -1,16 +1,22 @@
-//! The `hamle go` command line: the GTP engine's settings.
+//! The `hamle go` command line: the GTP engine's settings, and the trainer of the learned
+//! move prior (`hamle go learn-patterns`).
 
 use std::io;
+use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::engine::{self, GoEngine, Settings};
+use super::player;
 use super::rules::RuleSet;
 use crate::protocol;
 use crate::text::shorten;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct GoArgs {
+    #[command(subcommand)]
+    pub tool: Option<GoTool>,
     /// Rule set: japanese, chinese, tromp-taylor, aga or new-zealand.
     #[arg(long, default_value = "japanese")]
     pub rules: RuleSet,
@@ -41,6 +47,96 @@ pub struct GoArgs {
     /// the position about even while the game is young; `off` always with the real komi.
     #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub dynkomi: bool,
+    /// Virtual visits of the learned move prior (gammas fitted by `learn-patterns`) that
+    /// each new tree child gets, its strength over its best sibling's as wins; 0 (the
+    /// default) leaves it off.
+    #[arg(long, default_value_t = 0.0, value_parser = learned_prior_visits, allow_negative_numbers = true)]
+    pub learned_prior: f32,
+    /// The learned prior's weights file (from `learn-patterns`) instead of the built-in one.
+    #[arg(long)]
+    pub gammas: Option<PathBuf>,
+}
+
+/// The Go tools beside the engine.
+#[derive(Subcommand, Debug)]
+pub enum GoTool {
+    /// Fit the learned move prior's gammas (Coulom's minorization-maximization) to SGF
+    /// game records and write them as a weights file for `--gammas`.
+    LearnPatterns(LearnArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LearnArgs {
+    /// SGF records: files, or folders searched for `.sgf` files (in name order).
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Moves at the start of each record not learned from (a random opening).
+    #[arg(long, default_value_t = 0)]
+    pub skip_moves: usize,
+    /// Minorization-maximization sweeps over all feature groups (1 to 1000).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub sweeps: u32,
+    /// Virtual wins and losses against gamma 1 per feature (above 0, at most 1000): keeps
+    /// rare features near 1.
+    #[arg(long, default_value_t = 1.0, value_parser = prior_strength)]
+    pub prior: f64,
+}
+
+/// `--prior`: above 0 and at most 1000.
+fn prior_strength(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|&prior| prior > 0.0 && prior <= 1000.0)
+        .ok_or_else(|| {
+            format!(
+                "expected a number above 0 and at most 1000, got '{}'",
+                shorten(text)
+            )
+        })
+}
+
+/// `--learned-prior`: 0 to [`player::MAX_LEARNED_PRIOR`] virtual visits.
+fn learned_prior_visits(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|&visits| (0.0..=player::MAX_LEARNED_PRIOR).contains(&visits))
+        .ok_or_else(|| {
+            format!(
+                "expected virtual visits from 0 to {}, got '{}'",
+                player::MAX_LEARNED_PRIOR,
+                shorten(text)
+            )
+        })
+}
+
+/// Runs `hamle go learn-patterns`: prints what it learned from and how well it fits.
+fn learn(args: LearnArgs) -> io::Result<()> {
+    let settings = player::LearnSettings {
+        records: args.records,
+        out: args.out,
+        skip_moves: args.skip_moves,
+        sweeps: args.sweeps as usize,
+        prior: args.prior,
+    };
+    let report = player::learn_patterns(&settings).map_err(io::Error::other)?;
+    println!(
+        "learned from {} records: {} positions, {} candidate moves, {} shapes; \
+         log-likelihood {:.4} (uniform {:.4}); strongest move played in {:.1}%; wrote {}",
+        report.records,
+        report.positions,
+        report.candidates,
+        report.shapes,
+        report.fitted_log_likelihood,
+        report.uniform_log_likelihood,
+        100.0 * report.top_move_share,
+        settings.out.display()
+    );
+    Ok(())
 }
 
 /// `on` or `off`, for switches that default to on.
@@ -87,6 +183,11 @@ fn seconds_per_move(text: &str) -> Result<f64, String> {
 
 /// Serves the Go engine on stdin/stdout until `quit` or the end of input.
 pub fn run(args: GoArgs) -> io::Result<()> {
+    if let Some(GoTool::LearnPatterns(learn_args)) = args.tool {
+        return learn(learn_args);
+    }
+    player::set_learned_prior(args.learned_prior, args.gammas.as_deref())
+        .map_err(io::Error::other)?;
     let settings = Settings {
         rules: args.rules,
         seed: args.seed,

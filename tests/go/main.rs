@@ -11,6 +11,7 @@ mod gtp;
 mod hostile_input;
 mod interrupt;
 mod invariants;
+mod learned_priors;
 mod regression;
 mod reuse;
 mod rules;

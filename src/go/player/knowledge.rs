@@ -102,6 +102,13 @@ pub(crate) fn pass_prior(params: &Params, previous_was_pass: bool) -> (f32, f32)
     }
 }
 
+/// Virtual (visits, wins) of the learned prior for a move whose learned strength is
+/// `share` of its best sibling's (`gammas.rs`): the best move gets them all as wins.
+pub(crate) fn learned_prior(params: &Params, share: f32) -> (f32, f32) {
+    let visits = params.learned_prior;
+    (visits, visits * share.clamp(0.0, 1.0))
+}
+
 /// Virtual (visits, wins) for `color` playing at `p`: captures and escapes good,
 /// self-atari bad, and on open parts of larger boards the first two lines bad and the
 /// third good.

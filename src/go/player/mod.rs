@@ -18,7 +18,9 @@
 //!   visits (`Params::expand_after`, `params.rs`), each child starting with virtual
 //!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, vital points of
 //!   small eye spaces, lines on an open board: `knowledge.rs`, with the ladder reader
-//!   `ladder.rs` and the local readers of `tactics.rs`).
+//!   `ladder.rs` and the local readers of `tactics.rs`), and with `--learned-prior` from
+//!   move-feature gammas learned from game records (`features.rs`, `gammas.rs`; fitted by
+//!   `mm.rs` for `hamle go learn-patterns`, `learn.rs`).
 //!   Children are chosen by their mean blended with the AMAF (RAVE) mean. Kept trees
 //!   live in `kept.rs`.
 //! - Playouts (`playout.rs`) reply to the last move with captures, escapes and 3×3
@@ -41,9 +43,13 @@
 
 mod criticality;
 mod dynkomi;
+mod features;
+mod gammas;
 mod kept;
 mod knowledge;
 mod ladder;
+mod learn;
+mod mm;
 mod params;
 mod patterns;
 mod playout;
@@ -60,9 +66,12 @@ use super::score::Ownership;
 pub use dynkomi::{
     DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
 };
+use gammas::playing_params;
+pub use gammas::{MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, set_learned_prior};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;
+pub use learn::{LearnReport, LearnSettings, learn_patterns};
 use params::Params;
 use playout::{Amaf, Playout, Scorer, Turn};
 use tree::{Budget, Context, Node, Tree, TreeReport};
@@ -235,13 +244,13 @@ const DEAD_OPPONENT: f32 = 0.5;
 
 /// Searches the position and decides a move.
 pub fn search(request: &SearchRequest) -> SearchResult {
-    search_with(request, Params::default(), None)
+    search_with(request, playing_params(), None)
 }
 
 /// [`search`], starting from the kept trees when they fit the position (see
 /// [`KeptTrees`]) and keeping this search's trees there afterwards.
 pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchResult {
-    search_with(request, Params::default(), Some(kept))
+    search_with(request, playing_params(), Some(kept))
 }
 
 /// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead

@@ -611,6 +611,7 @@ fn params_from(spec: &str) -> Params {
             "reading" => p.playout_reading = f != 0.0,
             "nakade" => p.nakade_prior = f,
             "crit" => p.criticality_prior = f,
+            "learned" => p.learned_prior = f,
             _ => panic!("unknown param {k}"),
         }
     }
@@ -699,7 +700,56 @@ fn judging_params_are_pinned_apart_from_play() {
         last_good_reply: 0,
         pattern_prior: 5.0,
         criticality_prior: 0.0,
+        learned_prior: 0.0,
         mercy_fraction: 3,
     };
     assert_eq!(Params::judging(), pinned);
+}
+
+/// The learned prior (built-in gammas) alone, the hand-written heuristics set to nothing:
+/// a capture above open ground above a self-atari; off, every move's prior is even.
+#[test]
+fn the_learned_prior_moves_root_priors_the_way_its_gammas_say() {
+    // White C8 is in atari (Black B8, C9, D8): C7 captures. Black H3 and H2 are in atari
+    // (White G3, H4, J3, G2, H1): J2 only makes the chain longer, still in atari.
+    let board = board_from(&[
+        ". . X . . . . . .",
+        ". X O X . . . . .",
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+        ". . . . . . . O .",
+        ". . . . . . O X O",
+        ". . . . . . O X .",
+        ". . . . . . . O .",
+    ]);
+    let rules = chinese();
+    let req = request(&board, Color::Black, &rules, 1);
+    let prior_of = |params: Params, s: &str| {
+        let result = search_with(&req, params, None);
+        let p = pt(&board, s);
+        result
+            .root_moves
+            .iter()
+            .find(|m| m.mv == Some(p))
+            .map(|m| m.prior)
+            .expect("a root move")
+    };
+    let off = Params {
+        prior_even: 0.0,
+        prior_bonus: 0.0,
+        pattern_prior: 0.0,
+        ..Params::default()
+    };
+    let on = Params {
+        learned_prior: MEASURED_LEARNED_PRIOR,
+        ..off
+    };
+    for s in ["C7", "E5", "J2"] {
+        assert_eq!(prior_of(off, s), 0.5, "{s}");
+    }
+    let (capture, open, self_atari) = (prior_of(on, "C7"), prior_of(on, "E5"), prior_of(on, "J2"));
+    assert!(capture > open, "{capture} {open}");
+    assert!(open > self_atari, "{open} {self_atari}");
+    assert!(capture <= 1.0 && self_atari > 0.0);
 }

@@ -20,7 +20,8 @@ use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
 use super::criticality::{CRITICALITY_READY, Criticality};
-use super::knowledge::{LargeBoardPruning, move_prior, pass_prior};
+use super::gammas::Gammas;
+use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, pass_prior};
 use super::params::Params;
 use super::playout::{Amaf, Playout, Scorer, Turn};
 
@@ -177,6 +178,8 @@ pub(crate) struct Tree<'a> {
     /// Owners and winners of this tree's playouts, counted only when
     /// `Params::criticality_prior` is on.
     criticality: Criticality,
+    /// Scratch: the learned strengths of the children being made.
+    strengths: Vec<f32>,
 }
 
 impl<'a> Tree<'a> {
@@ -197,6 +200,7 @@ impl<'a> Tree<'a> {
             visited: 0,
             ownership: vec![0; MAX_POINTS],
             criticality: Criticality::new(),
+            strengths: Vec::new(),
         };
         if let Some(lead) = ctx.root.area().checked_div(ctx.params.mercy_fraction) {
             // At most 625: fits u32.
@@ -204,7 +208,7 @@ impl<'a> Tree<'a> {
         }
         if !reused {
             tree.nodes.push(Node::new(None, 0.0, 0.0));
-            tree.expand(0, ctx.to_move, None);
+            tree.expand(0, ctx.to_move, None, None);
         }
         tree
     }
@@ -269,7 +273,7 @@ impl<'a> Tree<'a> {
         loop {
             if self.nodes[node].num_children == 0
                 && (self.nodes[node].visits < ctx.params.expand_after
-                    || !self.expand(node, color, last))
+                    || !self.expand(node, color, last, before_last))
             {
                 break;
             }
@@ -464,6 +468,35 @@ impl<'a> Tree<'a> {
         best
     }
 
+    /// Gives the children made from `first` on (no pass among them) the learned prior:
+    /// each its strength over the best one's.
+    fn add_learned_priors(
+        &mut self,
+        first: usize,
+        color: Color,
+        last: Option<Point>,
+        before_last: Option<Point>,
+    ) {
+        let gammas = Gammas::active();
+        self.strengths.clear();
+        for node in &self.nodes[first..] {
+            if let Some(p) = node.mv {
+                let strength = gammas.strength(&self.board, color, p, last, before_last);
+                self.strengths.push(strength);
+            }
+        }
+        let best = self
+            .strengths
+            .iter()
+            .copied()
+            .fold(f32::MIN_POSITIVE, f32::max);
+        for (node, &strength) in self.nodes[first..].iter_mut().zip(&self.strengths) {
+            let (visits, wins) = learned_prior(&self.ctx.params, strength / best);
+            node.prior_visits += visits;
+            node.prior_wins += wins;
+        }
+    }
+
     /// Test access to expansion: walks `line` from the root (each move must be a child
     /// of the node before, passes included, the side to move alternating), expanding
     /// every node on the way whatever its visits, and returns the moves of the last
@@ -474,9 +507,10 @@ impl<'a> Tree<'a> {
         let mut node = 0;
         let mut color = self.ctx.to_move;
         let mut last = None;
+        let mut before_last = None;
         for &mv in line {
             if self.nodes[node].num_children == 0 {
-                assert!(self.expand(node, color, last), "tree full");
+                assert!(self.expand(node, color, last, before_last), "tree full");
             }
             let child = self.nodes[node]
                 .children()
@@ -484,11 +518,12 @@ impl<'a> Tree<'a> {
                 .unwrap_or_else(|| panic!("{mv:?} is not a child"));
             self.step(child, color);
             node = child;
+            before_last = last;
             last = mv;
             color = color.opponent();
         }
         if self.nodes[node].num_children == 0 {
-            assert!(self.expand(node, color, last), "tree full");
+            assert!(self.expand(node, color, last, before_last), "tree full");
         }
         self.nodes[node]
             .children()
@@ -496,9 +531,15 @@ impl<'a> Tree<'a> {
             .collect()
     }
 
-    /// Gives `node` its children, for `color` to move on the current board; false if the
-    /// tree is full.
-    fn expand(&mut self, node: usize, color: Color, last: Option<Point>) -> bool {
+    /// Gives `node` its children, for `color` to move on the current board after `last`
+    /// and `before_last` (`None`: a pass, or before the root); false if the tree is full.
+    fn expand(
+        &mut self,
+        node: usize,
+        color: Color,
+        last: Option<Point>,
+        before_last: Option<Point>,
+    ) -> bool {
         let ctx = self.ctx;
         let first = self.nodes.len();
         // The root is always expanded: the search reports on its children.
@@ -506,8 +547,9 @@ impl<'a> Tree<'a> {
             return false;
         }
         if node == 0 {
+            let best = root_best_strength(ctx);
             for &mv in ctx.root_moves {
-                self.nodes.push(root_child(ctx, mv));
+                self.nodes.push(root_child(ctx, mv, best));
             }
         } else {
             let pruning = LargeBoardPruning::of(&self.board);
@@ -524,6 +566,9 @@ impl<'a> Tree<'a> {
                     self.nodes.push(Node::new(Some(p), pv + bonus, pw + bonus));
                 }
             }
+            if ctx.params.learned_prior > 0.0 {
+                self.add_learned_priors(first, color, last, before_last);
+            }
             let (pv, pw) = pass_prior(&ctx.params, last.is_none());
             self.nodes.push(Node::new(None, pv, pw));
         }
@@ -536,13 +581,37 @@ impl<'a> Tree<'a> {
 }
 
 /// A new child of the root for `mv` (the root's move list is the caller's, who checked
-/// it against the game's history).
-fn root_child(ctx: &Context, mv: Option<Point>) -> Node {
+/// it against the game's history); `best` is [`root_best_strength`].
+fn root_child(ctx: &Context, mv: Option<Point>, best: f32) -> Node {
     let (pv, pw) = match mv {
-        Some(p) => move_prior(&ctx.params, ctx.root, ctx.to_move, p, None),
+        Some(p) => {
+            let (pv, pw) = move_prior(&ctx.params, ctx.root, ctx.to_move, p, None);
+            if ctx.params.learned_prior > 0.0 {
+                let strength = Gammas::active().strength(ctx.root, ctx.to_move, p, None, None);
+                let (lv, lw) = learned_prior(&ctx.params, strength / best);
+                (pv + lv, pw + lw)
+            } else {
+                (pv, pw)
+            }
+        }
         None => pass_prior(&ctx.params, ctx.opponent_passed),
     };
     Node::new(mv, pv, pw)
+}
+
+/// The largest learned strength among the root's moves (the game's last moves are not
+/// known here), or 1 when the learned prior is off or no move is left.
+fn root_best_strength(ctx: &Context) -> f32 {
+    if ctx.params.learned_prior <= 0.0 {
+        return 1.0;
+    }
+    let gammas = Gammas::active();
+    ctx.root_moves
+        .iter()
+        .flatten()
+        .map(|&p| gammas.strength(ctx.root, ctx.to_move, p, None, None))
+        .fold(0.0, f32::max)
+        .max(f32::MIN_POSITIVE)
 }
 
 /// The part of a finished search's arena `old` that lies under `line` (the moves played
@@ -570,6 +639,7 @@ pub(crate) fn reroot(old: &[Node], line: &[Option<Point>], ctx: &Context) -> Opt
     for c in top.children() {
         slots[slot_of(old[c].mv)] = c;
     }
+    let best = std::cell::OnceCell::new();
     let mut nodes = Vec::with_capacity(1024);
     nodes.push(Node {
         num_children: 0,
@@ -578,7 +648,7 @@ pub(crate) fn reroot(old: &[Node], line: &[Option<Point>], ctx: &Context) -> Opt
     });
     for &mv in ctx.root_moves {
         nodes.push(match slots[slot_of(mv)] {
-            usize::MAX => root_child(ctx, mv),
+            usize::MAX => root_child(ctx, mv, *best.get_or_init(|| root_best_strength(ctx))),
             c => old[c].clone(),
         });
     }

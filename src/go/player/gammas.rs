@@ -1,0 +1,341 @@
+//! Learned move-feature strengths (gammas, `features.rs`): the weights file's text, its
+//! reading (every line checked, never a panic), and a move's strength as the tree's prior
+//! uses it, and the process-wide switch that turns the prior on for play
+//! ([`set_learned_prior`], from `--learned-prior` and `--gammas`).
+//!
+//! The file is plain text, one feature a line: `GROUP VALUE GAMMA`, e.g. `capture 1 3.2`
+//! or `shape 1234 0.8` (a shape's value is its canonical code), after a first line
+//! `hamle-go-gammas 1`; `#` starts a comment. A feature not listed has gamma 1.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::go::board::{Board, Point};
+use crate::go::color::Color;
+
+use super::features::{GROUPS, Group, MoveFeatures, canonical_shape, move_features};
+use super::params::Params;
+
+/// The first line of a weights file: its format and version.
+const HEADER: &str = "hamle-go-gammas 1";
+
+/// The largest weights file read: a few hundred thousand features, far more than the 3×3
+/// shapes there are.
+pub(crate) const MAX_WEIGHTS_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The gammas learned from GNU Go's 9×9 self-play (protocol.md, "Learned move priors",
+/// says how they were made).
+const BUILTIN: &str = include_str!("gammas-9x9.txt");
+
+/// Every feature's gamma.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Gammas {
+    /// By canonical shape code.
+    shapes: HashMap<u32, f32>,
+    /// By group (in [`GROUPS`] order) and value (from 1); shapes' row is empty.
+    tactical: [Vec<f32>; GROUPS.len()],
+}
+
+impl Gammas {
+    /// The gammas with `features` (each feature's group and value, the shape's value its
+    /// canonical code plus 1 as in [`MoveFeatures`]) set to `gamma`; every other is 1.
+    pub(crate) fn from_features(features: impl IntoIterator<Item = (Group, u32, f32)>) -> Self {
+        let mut gammas = Gammas::default();
+        for (group, value, gamma) in features {
+            gammas.set(group, value, gamma);
+        }
+        gammas
+    }
+
+    fn set(&mut self, group: Group, value: u32, gamma: f32) {
+        if value == 0 {
+            return;
+        }
+        if group == Group::Shape {
+            self.shapes.insert(value - 1, gamma);
+        } else {
+            let row = &mut self.tactical[group.index()];
+            let i = value as usize - 1;
+            if row.len() <= i {
+                row.resize(i + 1, 1.0);
+            }
+            row[i] = gamma;
+        }
+    }
+
+    /// The gamma of `value` in `group` (0: no feature, gamma 1).
+    pub(crate) fn gamma(&self, group: Group, value: u32) -> f32 {
+        if value == 0 {
+            return 1.0;
+        }
+        if group == Group::Shape {
+            return self.shapes.get(&(value - 1)).copied().unwrap_or(1.0);
+        }
+        self.tactical[group.index()]
+            .get(value as usize - 1)
+            .copied()
+            .unwrap_or(1.0)
+    }
+
+    /// A move's strength: the product of its features' gammas.
+    pub(crate) fn strength_of(&self, features: &MoveFeatures) -> f32 {
+        GROUPS
+            .iter()
+            .zip(features)
+            .map(|(&group, &value)| self.gamma(group, value))
+            .product()
+    }
+
+    /// `color` playing at `p`: its strength (`last` and `before_last` as for
+    /// [`move_features`]).
+    pub(crate) fn strength(
+        &self,
+        board: &Board,
+        color: Color,
+        p: Point,
+        last: Option<Point>,
+        before_last: Option<Point>,
+    ) -> f32 {
+        self.strength_of(&move_features(board, color, p, last, before_last))
+    }
+
+    /// The weights file's text: header, `comment` lines, then the features in a fixed
+    /// order (groups as in [`GROUPS`], shapes by code), gammas 1 left out.
+    pub(crate) fn to_text(&self, comment: &str) -> String {
+        let mut text = format!("{HEADER}\n");
+        for line in comment.lines() {
+            let _ = writeln!(text, "# {line}");
+        }
+        for group in GROUPS {
+            if group == Group::Shape {
+                let mut codes: Vec<_> = self.shapes.iter().collect();
+                codes.sort_by_key(|&(&code, _)| code);
+                for (code, gamma) in codes {
+                    if *gamma != 1.0 {
+                        let _ = writeln!(text, "shape {code} {gamma}");
+                    }
+                }
+            } else {
+                for (i, gamma) in self.tactical[group.index()].iter().enumerate() {
+                    if *gamma != 1.0 {
+                        let _ = writeln!(text, "{} {} {gamma}", group.name(), i + 1);
+                    }
+                }
+            }
+        }
+        text
+    }
+
+    /// Reads a weights file's text; the error names the line and what is wrong with it.
+    pub(crate) fn parse(text: &str) -> Result<Gammas, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+            .filter(|(_, line)| !line.is_empty());
+        match lines.next() {
+            Some((_, HEADER)) => {}
+            Some((n, line)) => {
+                return Err(format!(
+                    "line {n}: expected the header '{HEADER}', got '{}'",
+                    crate::text::shorten(line)
+                ));
+            }
+            None => return Err(format!("empty: expected the header '{HEADER}'")),
+        }
+        let mut gammas = Gammas::default();
+        for (n, line) in lines {
+            let (group, value, gamma) =
+                parse_line(line).map_err(|problem| format!("line {n}: {problem}"))?;
+            gammas.set(group, value, gamma);
+        }
+        Ok(gammas)
+    }
+
+    /// Reads the weights file at `path` (a regular file of at most [`MAX_WEIGHTS_BYTES`]);
+    /// the error names the file.
+    pub(crate) fn load(path: &Path) -> Result<Gammas, String> {
+        let text = crate::files::read_capped_to_string(path, MAX_WEIGHTS_BYTES)
+            .map_err(|error| error.to_string())?;
+        Gammas::parse(&text).map_err(|problem| format!("{}: {problem}", path.display()))
+    }
+
+    /// The gammas the tree uses: those [`Gammas::install`]ed, else the built-in ones.
+    pub(crate) fn active() -> &'static Gammas {
+        INSTALLED.get().unwrap_or_else(|| Gammas::builtin())
+    }
+
+    /// Makes `self` the gammas the tree uses for the rest of the process (`--gammas`);
+    /// false, and nothing changes, if some were installed before.
+    pub(crate) fn install(self) -> bool {
+        INSTALLED.set(self).is_ok()
+    }
+
+    /// The gammas built into the engine. Their text is checked by a test; were it ever
+    /// unreadable, every gamma would be 1 (no learned prior) rather than a panic.
+    pub(crate) fn builtin() -> &'static Gammas {
+        static BUILT: OnceLock<Gammas> = OnceLock::new();
+        BUILT.get_or_init(|| Gammas::parse(BUILTIN).unwrap_or_default())
+    }
+}
+
+/// The gammas of a weights file named on the command line, when one was.
+static INSTALLED: OnceLock<Gammas> = OnceLock::new();
+
+/// One feature line: group, value (a shape's: its canonical code, returned plus 1) and a
+/// positive, finite gamma.
+fn parse_line(line: &str) -> Result<(Group, u32, f32), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let [name, value, gamma] = words[..] else {
+        return Err(format!(
+            "expected 'GROUP VALUE GAMMA', got '{}'",
+            crate::text::shorten(line)
+        ));
+    };
+    let group = Group::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GROUPS.iter().map(|g| g.name()).collect();
+        format!(
+            "unknown group '{}' (one of {})",
+            crate::text::shorten(name),
+            names.join(", ")
+        )
+    })?;
+    let value: u32 = value
+        .parse()
+        .map_err(|_| format!("'{}' is not a whole number", crate::text::shorten(value)))?;
+    let value = if group == Group::Shape {
+        if value > group.max_value() || canonical_shape(value) != value {
+            return Err(format!("{value} is not a canonical shape code"));
+        }
+        value + 1
+    } else {
+        if !(1..=group.max_value()).contains(&value) {
+            return Err(format!(
+                "{} takes values 1 to {}, got {value}",
+                group.name(),
+                group.max_value()
+            ));
+        }
+        value
+    };
+    let gamma: f32 = gamma
+        .parse()
+        .ok()
+        .filter(|g: &f32| g.is_finite() && *g > 0.0)
+        .ok_or_else(|| {
+            format!(
+                "gamma '{}' is not a positive number",
+                crate::text::shorten(gamma)
+            )
+        })?;
+    Ok((group, value, gamma))
+}
+
+/// The learned prior's virtual visits in play (`Params::learned_prior`), as `f32` bits:
+/// set once from the command line, before any search.
+static LEARNED_PRIOR_BITS: AtomicU32 = AtomicU32::new(0);
+
+/// The learned prior's virtual visits that won most in self-play (`--learned-prior 4`):
+/// at 2,000 playouts on 9×9 against the engine without it it won 122 of 200 games, at
+/// 5,000 59 of 100 (protocol.md, "Learned move prior"). Not the default: with it the
+/// shipped 1000-playout bot misses 2 of the project's 28 regression checks (tactics.tst
+/// 201, records.tst 204), where a common 3×3 hane outweighs a capture that saves three
+/// stones.
+pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
+
+/// The most virtual visits `--learned-prior` takes: beyond, the prior would drown the
+/// playouts of any search.
+pub const MAX_LEARNED_PRIOR: f32 = 1000.0;
+
+/// Turns the learned move prior on for play in this process with `visits` virtual visits
+/// (0: off), its gammas read from `gammas_file` if one is named (else the built-in ones).
+/// The error names the file and what is wrong with it, or the visits out of range.
+pub fn set_learned_prior(visits: f32, gammas_file: Option<&Path>) -> Result<(), String> {
+    if !(0.0..=MAX_LEARNED_PRIOR).contains(&visits) {
+        return Err(format!(
+            "the learned prior takes 0 to {MAX_LEARNED_PRIOR} virtual visits, got {visits}"
+        ));
+    }
+    if let Some(path) = gammas_file {
+        let gammas = Gammas::load(path)?;
+        if !gammas.install() {
+            return Err("the learned gammas were already chosen".to_string());
+        }
+    }
+    LEARNED_PRIOR_BITS.store(visits.to_bits(), Ordering::Relaxed);
+    Ok(())
+}
+
+/// The params of play: the defaults, with the learned prior the command line chose.
+pub(super) fn playing_params() -> Params {
+    Params {
+        learned_prior: f32::from_bits(LEARNED_PRIOR_BITS.load(Ordering::Relaxed)),
+        ..Params::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_weights_parse_and_say_something() {
+        let gammas = Gammas::parse(BUILTIN).expect("the built-in weights parse");
+        assert!(!gammas.shapes.is_empty());
+        assert!(gammas.gamma(Group::Capture, 1) > 1.0);
+        assert!(gammas.gamma(Group::SelfAtari, 1) < 1.0);
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let gammas = Gammas::from_features([
+            (Group::Capture, 2, 7.5),
+            (Group::Shape, 1 + canonical_shape(0x12345), 0.25),
+            (Group::Line, 1, 0.5),
+        ]);
+        let text = gammas.to_text("made by a test");
+        assert_eq!(Gammas::parse(&text), Ok(gammas));
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        for (text, problem) in [
+            ("", "empty"),
+            ("weights\n", "line 1: expected the header"),
+            (
+                "hamle-go-gammas 1\ncapture 1\n",
+                "line 2: expected 'GROUP VALUE GAMMA'",
+            ),
+            (
+                "hamle-go-gammas 1\n\nfoo 1 2\n",
+                "line 3: unknown group 'foo'",
+            ),
+            (
+                "hamle-go-gammas 1\ncapture 3 2\n",
+                "line 2: capture takes values 1 to 2",
+            ),
+            (
+                "hamle-go-gammas 1\nline x 2\n",
+                "line 2: 'x' is not a whole",
+            ),
+            (
+                "hamle-go-gammas 1\nline 1 -2\n",
+                "line 2: gamma '-2' is not",
+            ),
+            (
+                "hamle-go-gammas 1\nline 1 NaN\n",
+                "line 2: gamma 'NaN' is not",
+            ),
+            (
+                "hamle-go-gammas 1\nshape 1048576 1\n",
+                "line 2: 1048576 is not a canonical shape",
+            ),
+        ] {
+            let error = Gammas::parse(text).expect_err(text);
+            assert!(error.starts_with(problem), "{text:?}: {error}");
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! `hamle go learn-patterns`: fits the gammas of the move features (`features.rs`) to the
+//! moves of game records by minorization–maximization (`mm.rs`) and writes a weights file
+//! (`gammas.rs`).
+//!
+//! Each recorded move (after the first `skip_moves`, which may be a random opening) is a
+//! competition: the move played against every move the tree would consider there (legal,
+//! not suicide, not filling an own eye). Passes and moves the tree would not consider are
+//! left out. No randomness: the same records in the same order give the same file.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::go::board::{Board, Point};
+use crate::go::color::Color;
+use crate::go::notation::MoveVertex;
+use crate::go::sgf::{self, Event, GoRecord};
+
+use super::features::{GROUPS, Group, MoveFeatures, move_features};
+use super::gammas::Gammas;
+use super::mm::{self, Competitions, Fit, NO_FEATURE};
+
+/// What the trainer is asked to do.
+#[derive(Clone, Debug)]
+pub struct LearnSettings {
+    /// SGF files, and folders whose `.sgf` files (at any depth) are read in name order.
+    pub records: Vec<PathBuf>,
+    /// Where the weights file goes.
+    pub out: PathBuf,
+    /// Moves at the start of every record that are not learned from.
+    pub skip_moves: usize,
+    /// MM sweeps over all feature groups.
+    pub sweeps: usize,
+    /// Virtual wins and losses against gamma 1, per feature.
+    pub prior: f64,
+}
+
+/// What the trainer learned from, and how well the fit predicts the moves played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LearnReport {
+    pub records: usize,
+    pub positions: usize,
+    pub candidates: usize,
+    /// Distinct 3×3 shapes seen.
+    pub shapes: usize,
+    /// Mean log-likelihood of the moves played: all gammas 1, then the fit.
+    pub uniform_log_likelihood: f64,
+    pub fitted_log_likelihood: f64,
+    /// Share of positions whose played move is the fit's strongest.
+    pub top_move_share: f64,
+}
+
+/// The most records read: far more than a fit on one core has time for.
+const MAX_RECORDS: usize = 100_000;
+/// How deep folders are searched for records.
+const MAX_DEPTH: usize = 8;
+
+/// Reads the records, fits the gammas and writes them to `settings.out`. Errors name the
+/// file and what is wrong with it.
+pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
+    let mut files = Vec::new();
+    for path in &settings.records {
+        collect_records(path, 0, &mut files)?;
+    }
+    if files.is_empty() {
+        return Err("no .sgf records found in the paths given".to_string());
+    }
+    let mut data = TrainingData::default();
+    for file in &files {
+        let bytes = sgf::read_file(file).map_err(|error| error.to_string())?;
+        let record = GoRecord::from_sgf_bytes(&bytes)
+            .map_err(|error| format!("{}: {error}", file.display()))?;
+        data.add_record(&record, settings.skip_moves)
+            .map_err(|problem| format!("{}: {problem}", file.display()))?;
+    }
+    let (groups, features) = data.groups();
+    let fit = Fit {
+        sweeps: settings.sweeps,
+        prior: settings.prior,
+    };
+    let fitted = mm::fit(&data.competitions, &groups, features, fit);
+    let gammas = data.gammas(&fitted);
+    let report = LearnReport {
+        records: files.len(),
+        positions: data.competitions.positions(),
+        candidates: data.competitions.candidates(),
+        shapes: data.shapes.len(),
+        uniform_log_likelihood: mm::log_likelihood(&data.competitions, &vec![1.0; features]),
+        fitted_log_likelihood: mm::log_likelihood(&data.competitions, &fitted),
+        top_move_share: mm::top_share(&data.competitions, &fitted),
+    };
+    let comment = format!(
+        "learned by `hamle go learn-patterns` ({} sweeps, prior {}, first {} moves skipped)\n\
+         from {} records: {} positions, {} candidate moves, {} shapes;\n\
+         mean log-likelihood of the moves played {:.4} (all gammas 1: {:.4}); \
+         the strongest move was played in {:.1}% of positions",
+        settings.sweeps,
+        settings.prior,
+        settings.skip_moves,
+        report.records,
+        report.positions,
+        report.candidates,
+        report.shapes,
+        report.fitted_log_likelihood,
+        report.uniform_log_likelihood,
+        100.0 * report.top_move_share,
+    );
+    fs::write(&settings.out, gammas.to_text(&comment)).map_err(|error| {
+        format!(
+            "{}: cannot write the weights: {error}",
+            settings.out.display()
+        )
+    })?;
+    Ok(report)
+}
+
+/// Adds `path` (an `.sgf` file, or a folder searched for them in name order) to `files`.
+fn collect_records(path: &Path, depth: usize, files: &mut Vec<PathBuf>) -> Result<(), String> {
+    let meta = fs::metadata(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    if !meta.is_dir() {
+        if depth == 0 || path.extension().is_some_and(|e| e == "sgf") {
+            if files.len() >= MAX_RECORDS {
+                return Err(format!(
+                    "{}: more than {MAX_RECORDS} records; name fewer",
+                    path.display()
+                ));
+            }
+            files.push(path.to_owned());
+        }
+        return Ok(());
+    }
+    if depth >= MAX_DEPTH {
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = fs::read_dir(path)
+        .map_err(|error| format!("{}: {error}", path.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .collect();
+    entries.sort();
+    for entry in entries {
+        collect_records(&entry, depth + 1, files)?;
+    }
+    Ok(())
+}
+
+/// The competitions read so far, with the shapes numbered in the order first seen.
+#[derive(Default)]
+struct TrainingData {
+    competitions: Competitions<{ GROUPS.len() }>,
+    /// Canonical shape code → its number among the shapes.
+    shapes: BTreeMap<u32, u32>,
+    /// Scratch: the candidates of one position.
+    candidates: Vec<[u32; GROUPS.len()]>,
+}
+
+/// Where group `g`'s features start among the feature indices: the tactical groups'
+/// values in a row, the shapes last.
+fn tactical_offset(group: Group) -> u32 {
+    GROUPS[1..]
+        .iter()
+        .take_while(|&&g| g != group)
+        .map(|g| g.max_value())
+        .sum()
+}
+
+impl TrainingData {
+    /// Replays `record` and adds a competition for each move after the first `skip`.
+    fn add_record(&mut self, record: &GoRecord, skip: usize) -> Result<(), String> {
+        let mut board = Board::new(record.size).map_err(|error| error.to_string())?;
+        let (mut last, mut before_last) = (None, None);
+        let mut number = 0;
+        for event in &record.events {
+            let (color, mv) = match event {
+                Event::Setup(setup) => {
+                    for (v, stone) in setup.changes() {
+                        board.set(board.point(v), stone);
+                    }
+                    continue;
+                }
+                Event::Move(color, mv) => (*color, *mv),
+            };
+            number += 1;
+            let played = match mv {
+                MoveVertex::Pass => None,
+                MoveVertex::Play(v) => {
+                    let p = board
+                        .try_point(v)
+                        .ok_or_else(|| format!("move {number} is off the board"))?;
+                    if !board.is_legal(color, p, false) {
+                        return Err(format!("move {number} ({v}) is illegal"));
+                    }
+                    Some(p)
+                }
+            };
+            if let Some(p) = played
+                && number > skip
+            {
+                self.add_position(&board, color, p, last, before_last);
+            }
+            match played {
+                Some(p) => {
+                    board.play(color, p);
+                }
+                None => board.pass(),
+            }
+            before_last = last;
+            last = played;
+        }
+        Ok(())
+    }
+
+    /// A competition for `color` playing `played` on `board`, if the tree would consider it.
+    fn add_position(
+        &mut self,
+        board: &Board,
+        color: Color,
+        played: Point,
+        last: Option<Point>,
+        before_last: Option<Point>,
+    ) {
+        self.candidates.clear();
+        let mut played_at = None;
+        for &p in board.empty_points() {
+            if !board.is_legal(color, p, false)
+                || board.is_eye_like(color, p)
+                || board.is_suicide(color, p)
+            {
+                continue;
+            }
+            if p == played {
+                played_at = Some(self.candidates.len());
+            }
+            let features = move_features(board, color, p, last, before_last);
+            let indexed = self.indices(&features);
+            self.candidates.push(indexed);
+        }
+        if let Some(i) = played_at {
+            self.competitions.push(&self.candidates, i);
+        }
+    }
+
+    /// `features` as feature indices: the tactical groups' by [`tactical_offset`], the
+    /// shape's as its number among the shapes (made absolute by [`TrainingData::groups`]).
+    fn indices(&mut self, features: &MoveFeatures) -> [u32; GROUPS.len()] {
+        let mut indices = [NO_FEATURE; GROUPS.len()];
+        for (g, (&group, &value)) in GROUPS.iter().zip(features).enumerate() {
+            if value == 0 {
+                continue;
+            }
+            indices[g] = if group == Group::Shape {
+                let next = self.shapes.len() as u32;
+                *self.shapes.entry(value - 1).or_insert(next)
+            } else {
+                tactical_offset(group) + value - 1
+            };
+        }
+        indices
+    }
+
+    /// The groups' feature ranges and the number of features, with the shapes placed after
+    /// the tactical features (the shape slots are shifted there).
+    fn groups(&mut self) -> ([std::ops::Range<usize>; GROUPS.len()], usize) {
+        let tactical: u32 = GROUPS[1..].iter().map(|g| g.max_value()).sum();
+        self.competitions.shift_slot(Group::Shape.index(), tactical);
+        let mut ranges = std::array::from_fn(|_| 0..0);
+        for (g, &group) in GROUPS.iter().enumerate() {
+            ranges[g] = if group == Group::Shape {
+                tactical as usize..tactical as usize + self.shapes.len()
+            } else {
+                let start = tactical_offset(group) as usize;
+                start..start + group.max_value() as usize
+            };
+        }
+        (ranges, tactical as usize + self.shapes.len())
+    }
+
+    /// The fitted gammas as [`Gammas`].
+    fn gammas(&self, fitted: &[f64]) -> Gammas {
+        let tactical: u32 = GROUPS[1..].iter().map(|g| g.max_value()).sum();
+        let shapes = self
+            .shapes
+            .iter()
+            .map(|(&code, &i)| (Group::Shape, code + 1, fitted[(tactical + i) as usize]));
+        let others = GROUPS[1..].iter().flat_map(|&group| {
+            (1..=group.max_value()).map(move |value| {
+                (
+                    group,
+                    value,
+                    fitted[(tactical_offset(group) + value - 1) as usize],
+                )
+            })
+        });
+        Gammas::from_features(
+            shapes
+                .chain(others)
+                .map(|(g, v, gamma)| (g, v, gamma as f32)),
+        )
+    }
+}

@@ -32,7 +32,7 @@ const BUILTIN: &str = include_str!("gammas-9x9.txt");
 
 /// Every feature's gamma.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Gammas {
+pub struct Gammas {
     /// By canonical shape code.
     shapes: HashMap<u32, f32>,
     /// By group (in [`GROUPS`] order) and value (from 1); shapes' row is empty.
@@ -104,7 +104,7 @@ impl Gammas {
 
     /// The weights file's text: header, `comment` lines, then the features in a fixed
     /// order (groups as in [`GROUPS`], shapes by code), gammas 1 left out.
-    pub(crate) fn to_text(&self, comment: &str) -> String {
+    pub fn to_text(&self, comment: &str) -> String {
         let mut text = format!("{HEADER}\n");
         for line in comment.lines() {
             let _ = writeln!(text, "# {line}");
@@ -130,7 +130,7 @@ impl Gammas {
     }
 
     /// Reads a weights file's text; the error names the line and what is wrong with it.
-    pub(crate) fn parse(text: &str) -> Result<Gammas, String> {
+    pub fn parse(text: &str) -> Result<Gammas, String> {
         let mut lines = text
             .lines()
             .enumerate()

@@ -44,7 +44,7 @@
 mod criticality;
 mod dynkomi;
 mod features;
-mod gammas;
+pub mod gammas;
 mod kept;
 mod knowledge;
 mod ladder;

@@ -96,7 +96,7 @@ mod tests {
         let labelled = Labelled {
             board: Board::start(),
             side: Side::Black,
-            probs: [0.5, 0.125, 0.0078125, 0.25, 0.0],
+            probs: [0.5, 0.125, 0.0625, 0.25, 0.0],
         };
         let mut text = Vec::new();
         write_line(&mut text, &labelled).expect("written");

@@ -13,6 +13,7 @@ use crate::go::board::{Board, Point};
 use crate::go::color::Color;
 
 use super::ladder::{runs_into_ladder, starts_working_ladder};
+use super::patterns::TRANSFORMS;
 use super::playout::{is_bad_self_atari, saves_atari};
 
 /// The groups of features; a move has at most one feature of each.
@@ -251,21 +252,6 @@ pub(crate) fn canonical_shape(code: u32) -> u32 {
     }
     best
 }
-
-/// Maps a (row, column) of a 3×3 grid to another.
-type Transform = fn(usize, usize) -> (usize, usize);
-
-/// The 8 rotations and reflections of a 3×3 grid.
-const TRANSFORMS: [Transform; 8] = [
-    |r, c| (r, c),
-    |r, c| (c, 2 - r),
-    |r, c| (2 - r, 2 - c),
-    |r, c| (2 - c, r),
-    |r, c| (r, 2 - c),
-    |r, c| (2 - r, c),
-    |r, c| (c, r),
-    |r, c| (2 - c, 2 - r),
-];
 
 #[cfg(test)]
 mod tests {

@@ -117,22 +117,25 @@ fn mark(allowed: &[Vec<u16>], i: usize, code: u16, table: &mut [u8]) {
 }
 
 /// Maps a (row, column) of a 3×3 grid to another.
-type Transform = fn(usize, usize) -> (usize, usize);
+pub(crate) type Transform = fn(usize, usize) -> (usize, usize);
+
+/// The 8 rotations and reflections of a 3×3 grid (also the learned shapes' symmetries,
+/// `features.rs`).
+pub(crate) const TRANSFORMS: [Transform; 8] = [
+    |r, c| (r, c),
+    |r, c| (c, 2 - r),
+    |r, c| (2 - r, 2 - c),
+    |r, c| (2 - c, r),
+    |r, c| (r, 2 - c),
+    |r, c| (2 - r, c),
+    |r, c| (c, r),
+    |r, c| (2 - c, 2 - r),
+];
 
 /// The 8 rotations and reflections of a 3×3 grid given row-major.
 fn symmetries(grid: &[u8]) -> Vec<Vec<u8>> {
     let at = |r: usize, c: usize| grid[r * 3 + c];
-    let transforms: [Transform; 8] = [
-        |r, c| (r, c),
-        |r, c| (c, 2 - r),
-        |r, c| (2 - r, 2 - c),
-        |r, c| (2 - c, r),
-        |r, c| (r, 2 - c),
-        |r, c| (2 - r, c),
-        |r, c| (c, r),
-        |r, c| (2 - c, 2 - r),
-    ];
-    transforms
+    TRANSFORMS
         .iter()
         .map(|t| {
             (0..9)

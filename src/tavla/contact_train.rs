@@ -58,6 +58,28 @@ pub struct ContactOptions {
     pub rate: f32,
 }
 
+/// Where positions come from: `games` self-play games (seeded by `seed` and the game's
+/// number), a side playing one of its three best plays at random with chance `explore`.
+#[derive(Clone, Debug)]
+pub struct Harvest {
+    pub games: u64,
+    pub explore: f64,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl ContactOptions {
+    /// The harvest these settings ask for.
+    pub fn harvest(&self) -> Harvest {
+        Harvest {
+            games: self.games,
+            explore: self.explore,
+            threads: self.threads,
+            seed: self.seed,
+        }
+    }
+}
+
 /// What one generation did, for progress reports.
 pub struct Generation {
     pub number: u32,
@@ -119,7 +141,7 @@ fn in_parallel<T: Sync, R: Send>(
 
 /// The contact positions of `games` self-play games of `net` (and the built-in race net) at
 /// 0-ply, with exploration: each board with its side on roll.
-pub fn harvest(net: &Net, options: &ContactOptions) -> Vec<(Board, Side)> {
+pub fn harvest(net: &Net, options: &Harvest) -> Vec<(Board, Side)> {
     let games: Vec<u64> = (0..options.games).collect();
     in_parallel(&games, options.threads, |_, &game| {
         harvest_one(net, options, game)
@@ -129,7 +151,7 @@ pub fn harvest(net: &Net, options: &ContactOptions) -> Vec<(Board, Side)> {
     .collect()
 }
 
-fn harvest_one(net: &Net, options: &ContactOptions, game: u64) -> Vec<(Board, Side)> {
+fn harvest_one(net: &Net, options: &Harvest, game: u64) -> Vec<(Board, Side)> {
     let mut roller = Roller::new(game_seed(options.seed, DICE_STREAM, game));
     let mut rng = ChaCha20Rng::seed_from_u64(game_seed(options.seed, EXPLORE_STREAM, game));
     let mut evaluator = Evaluator::new(net);
@@ -161,8 +183,8 @@ pub fn labels(positions: &[(Board, Side)], net: &Net, plies: u32, threads: usize
     })
 }
 
-/// The positions of `harvest`, shuffled by `seed` and cut to `limit`, labelled at `plies`
-/// and written to `out` in parts (a part is flushed before the next is labelled, so a run
+/// The positions of the harvest, shuffled by its seed and cut to `limit`, labelled at
+/// `plies` and written to `out` in parts (a part is flushed before the next is labelled, so a run
 /// cut short keeps what it has done); `progress` is told the count so far. The lines do not
 /// depend on `threads`.
 pub fn label_into(
@@ -172,13 +194,14 @@ pub fn label_into(
     options: &LabelOptions,
     mut progress: impl FnMut(usize),
 ) -> io::Result<usize> {
+    let Harvest { threads, seed, .. } = options.harvest;
     let mut positions = positions;
-    positions.shuffle(&mut ChaCha20Rng::seed_from_u64(options.seed ^ SHUFFLE_SALT));
+    positions.shuffle(&mut ChaCha20Rng::seed_from_u64(seed ^ SHUFFLE_SALT));
     positions.truncate(options.limit);
-    let part = LABEL_PART * options.threads.max(1);
+    let part = LABEL_PART * threads.max(1);
     let mut done = 0;
     for chunk in positions.chunks(part) {
-        for (probs, &(board, side)) in labels(chunk, net, options.plies, options.threads)
+        for (probs, &(board, side)) in labels(chunk, net, options.plies, threads)
             .into_iter()
             .zip(chunk)
         {
@@ -191,12 +214,11 @@ pub fn label_into(
     Ok(done)
 }
 
-/// How a label file is made (besides the harvest's [`ContactOptions`]).
+/// How a label file is made.
 #[derive(Clone, Debug)]
 pub struct LabelOptions {
+    pub harvest: Harvest,
     pub plies: u32,
-    pub threads: usize,
-    pub seed: u64,
     /// The most positions labelled.
     pub limit: usize,
 }
@@ -241,17 +263,12 @@ pub fn train_on_labels(
         if number > 0 {
             fit(net, &positions, &targets, 1, rate, &mut rng);
         }
-        let (mut win_error, mut equity_error) = (0.0f64, 0.0f64);
-        for (_, l) in &held_out {
-            let probs = net.evaluate(&l.board, l.side);
-            win_error += f64::from((probs[0] - l.probs[0]).abs());
-            equity_error += f64::from((equity(&probs) - equity(&l.probs)).abs());
-        }
-        let count = held_out.len().max(1) as f64;
+        let (held_out_win_error, held_out_equity_error) =
+            mean_errors((held_out.iter()).map(|(_, l)| (net.evaluate(&l.board, l.side), l.probs)));
         let epoch = Epoch {
             number,
-            held_out_win_error: (win_error / count) as f32,
-            held_out_equity_error: (equity_error / count) as f32,
+            held_out_win_error,
+            held_out_equity_error,
         };
         progress(&epoch, net);
     }
@@ -271,19 +288,29 @@ fn fit(
     rng: &mut ChaCha20Rng,
 ) -> (f32, f32) {
     let mut order: Vec<usize> = (0..positions.len()).collect();
-    let (mut win_error, mut equity_error) = (0.0f64, 0.0f64);
+    let mut first_pass = Vec::with_capacity(positions.len());
     for epoch in 0..epochs {
         order.shuffle(rng);
         for &k in &order {
             let (board, side) = &positions[k];
             let before = net.learn(&Inputs::encode(board, *side), &targets[k], rate);
             if epoch == 0 {
-                win_error += f64::from((before[0] - targets[k][0]).abs());
-                equity_error += f64::from((equity(&before) - equity(&targets[k])).abs());
+                first_pass.push((before, targets[k]));
             }
         }
     }
-    let count = positions.len().max(1) as f64;
+    mean_errors(first_pass.into_iter())
+}
+
+/// The mean distance of each (net, label) pair: in win probability, and in equity.
+fn mean_errors(pairs: impl Iterator<Item = (Probs, Probs)>) -> (f32, f32) {
+    let (mut win_error, mut equity_error, mut count) = (0.0f64, 0.0f64, 0usize);
+    for (net, label) in pairs {
+        win_error += f64::from((net[0] - label[0]).abs());
+        equity_error += f64::from((equity(&net) - equity(&label)).abs());
+        count += 1;
+    }
+    let count = count.max(1) as f64;
     ((win_error / count) as f32, (equity_error / count) as f32)
 }
 
@@ -294,7 +321,7 @@ pub fn train_contact(
     start: Net,
     mut progress: impl FnMut(&Generation, &Net),
 ) -> Net {
-    let positions = harvest(&start, options);
+    let positions = harvest(&start, &options.harvest());
     let mut net = start;
     let mut rng = ChaCha20Rng::seed_from_u64(options.seed ^ FIT_SALT);
     for number in 0..options.generations {
@@ -338,7 +365,7 @@ mod tests {
 
     #[test]
     fn harvest_keeps_only_contact_positions() {
-        let positions = harvest(Net::builtin(), &tiny(1));
+        let positions = harvest(Net::builtin(), &tiny(1).harvest());
         assert!(positions.len() > 10);
         assert!(positions.iter().all(|(board, _)| is_contact(board)));
     }

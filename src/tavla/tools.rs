@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use crate::protocol::{LineReader, RawLine};
 
 use super::board::Side;
-use super::contact_train::{self, ContactOptions, LabelOptions};
+use super::contact_train::{self, ContactOptions, Harvest, LabelOptions};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
 use super::ids::{parse_position_id, position_id};
@@ -354,20 +354,14 @@ fn net_or_builtin(path: Option<&Path>) -> io::Result<Net> {
 fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
     check_explore(args.explore)?;
     let net = net_or_builtin(args.weights.as_deref())?;
-    let harvest = ContactOptions {
-        games: args.games,
-        generations: 0,
-        epochs: 0,
-        plies: args.plies,
-        explore: args.explore,
-        threads: args.threads.max(1),
-        seed: args.seed,
-        rate: 0.0,
-    };
     let labelling = LabelOptions {
+        harvest: Harvest {
+            games: args.games,
+            explore: args.explore,
+            threads: args.threads.max(1),
+            seed: args.seed,
+        },
         plies: args.plies,
-        threads: args.threads.max(1),
-        seed: args.seed,
         limit: args.limit,
     };
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", args.out.display()));
@@ -379,7 +373,7 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
     )
     .map_err(named)?;
     let begun = Instant::now();
-    let positions = contact_train::harvest(&net, &harvest);
+    let positions = contact_train::harvest(&net, &labelling.harvest);
     let harvested = positions.len();
     eprintln!(
         "{harvested} contact positions harvested in {:.1} s",

@@ -93,6 +93,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             root_allowed: &allow_all,
             history: &[],
             opponent_passed: false,
+            recent_moves: [None; 2],
             move_number: 0,
             limits: SearchLimits {
                 playouts: Some(playouts),

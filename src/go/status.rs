@@ -303,6 +303,7 @@ fn search_ownership(game: &Game, color: Color, seed: u64) -> Vec<f32> {
         },
         seed,
         opponent_passed: false,
+        recent_moves: [None; 2],
         ..position_request(game, color, &root_allowed, &history)
     };
     player::search_judging(&request).ownership

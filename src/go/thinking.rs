@@ -40,6 +40,7 @@ pub(crate) fn position_request<'a>(
         opponent_passed: game
             .last_move()
             .is_some_and(|(c, mv)| c != color && mv == MoveVertex::Pass),
+        recent_moves: recent_moves(game),
         move_number: game.move_count() as u32,
         limits: SearchLimits::default(),
         seed: 0,
@@ -49,6 +50,21 @@ pub(crate) fn position_request<'a>(
         cleanup: false,
         progress: None,
     }
+}
+
+/// `game`'s last move and the one before it, `None` for a pass or a move not played.
+fn recent_moves(game: &Game) -> [Option<Point>; 2] {
+    let skip = game.moves().len().saturating_sub(2);
+    let mut recent = [None; 2];
+    // Oldest first: the last move ends in slot 0.
+    for (_, mv) in game.moves().skip(skip) {
+        recent[1] = recent[0];
+        recent[0] = match mv {
+            MoveVertex::Play(v) => Some(game.board().point(v)),
+            MoveVertex::Pass => None,
+        };
+    }
+    recent
 }
 
 fn never() -> bool {
@@ -182,4 +198,31 @@ fn gfx_block(snapshot: &Snapshot, board: &Board, color: Color) -> String {
     }
     block.push('\n');
     block
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::rules::RuleSet;
+
+    #[test]
+    fn recent_moves_are_the_last_two_played_and_a_pass_is_none() {
+        let mut game = Game::new(9, RuleSet::Chinese.rules()).expect("9x9");
+        assert_eq!(recent_moves(&game), [None, None]);
+        let play = |game: &mut Game, color, v: &str| {
+            let mv = MoveVertex::Play(v.parse().expect("test vertex"));
+            game.play(color, mv).expect("legal");
+        };
+        let point = |game: &Game, v: &str| Some(game.board().point(v.parse().expect("vertex")));
+        play(&mut game, Color::Black, "D4");
+        assert_eq!(recent_moves(&game), [point(&game, "D4"), None]);
+        play(&mut game, Color::White, "E5");
+        play(&mut game, Color::Black, "C3");
+        assert_eq!(
+            recent_moves(&game),
+            [point(&game, "C3"), point(&game, "E5")]
+        );
+        game.play(Color::White, MoveVertex::Pass).expect("a pass");
+        assert_eq!(recent_moves(&game), [None, point(&game, "C3")]);
+    }
 }

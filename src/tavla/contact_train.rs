@@ -237,6 +237,10 @@ pub struct Epoch {
     pub held_out_win_error: f32,
     /// The same for the equity.
     pub held_out_equity_error: f32,
+    /// The mean equity difference on the fitted positions during the pass, each taken just
+    /// before its step (none for epoch 0): far below the held-out one means the net learns
+    /// the labels by heart and wants more of them; level with it, that the net is too small.
+    pub fitted_equity_error: Option<f32>,
 }
 
 /// One position in this many is held out of a fit from label files, to show whether the
@@ -260,15 +264,15 @@ pub fn train_on_labels(
     let targets: Vec<Probs> = fitted.iter().map(|(_, l)| l.probs).collect();
     let mut rng = ChaCha20Rng::seed_from_u64(seed ^ FIT_SALT);
     for number in 0..=epochs {
-        if number > 0 {
-            fit(net, &positions, &targets, 1, rate, &mut rng);
-        }
+        let fitted_equity_error =
+            (number > 0).then(|| fit(net, &positions, &targets, 1, rate, &mut rng).1);
         let (held_out_win_error, held_out_equity_error) =
             mean_errors((held_out.iter()).map(|(_, l)| (net.evaluate(&l.board, l.side), l.probs)));
         let epoch = Epoch {
             number,
             held_out_win_error,
             held_out_equity_error,
+            fitted_equity_error,
         };
         progress(&epoch, net);
     }

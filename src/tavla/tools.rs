@@ -415,8 +415,11 @@ fn run_label_fit(args: &TrainArgs, out: &mut impl Write) -> io::Result<()> {
         args.rate,
         args.seed,
         |epoch, net| {
+            let fitted = (epoch.fitted_equity_error).map_or(String::new(), |e| {
+                format!(" (fitted, during the pass: {e:.4})")
+            });
             eprintln!(
-                "epoch {}: held-out mean win error {:.4}, mean equity error {:.4}, {:.0} s",
+                "epoch {}: held-out mean win error {:.4}, mean equity error {:.4}{fitted}, {:.0} s",
                 epoch.number,
                 epoch.held_out_win_error,
                 epoch.held_out_equity_error,

@@ -146,7 +146,7 @@ fn the_engine_names_a_weights_file_it_cannot_use() {
         (
             malformed.clone(),
             format!(
-                "{}: line 3: capture takes values 1 to 2, got 9",
+                "{}: line 3: capture takes values 1 to 3, got 9",
                 malformed.display()
             ),
         ),

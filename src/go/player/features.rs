@@ -21,7 +21,9 @@ use super::playout::{is_bad_self_atari, saves_atari};
 pub(crate) enum Group {
     /// The 3×3 shape: its canonical code ([`shape_code`]). Every move has one.
     Shape,
-    /// 1: captures one stone, 2: captures two or more.
+    /// 1: captures one stone, 2: captures two or more, 3: captures a chain that touches
+    /// one of the mover's chains in atari, and so saves it (Coulom's first capture feature;
+    /// the escape group does not see such a save).
     Capture,
     /// 1: saves a chain from atari, 2: does so into a working ladder.
     Escape,
@@ -74,7 +76,8 @@ impl Group {
     pub(crate) fn max_value(self) -> u32 {
         match self {
             Group::Shape => SHAPE_CODES - 1,
-            Group::Capture | Group::Escape | Group::Atari => 2,
+            Group::Capture => 3,
+            Group::Escape | Group::Atari => 2,
             Group::SelfAtari => 1,
             Group::LastDistance | Group::BeforeLastDistance => 16,
             Group::Line => 5,
@@ -118,9 +121,9 @@ pub(crate) fn move_features(
 ) -> MoveFeatures {
     let mut features = [0; GROUPS.len()];
     features[Group::Shape.index()] = canonical_shape(raw_shape(board, color, p)) + 1;
-    let captured = captured_stones(board, color, p);
-    features[Group::Capture.index()] = match captured {
+    features[Group::Capture.index()] = match captured_stones(board, color, p) {
         0 => 0,
+        _ if capture_saves_own_chain(board, color, p) => 3,
         1 => 1,
         _ => 2,
     };
@@ -158,6 +161,22 @@ fn captured_stones(board: &Board, color: Color, p: Point) -> usize {
         }
     }
     stones
+}
+
+/// True if an opponent chain that `color` captures at `p` touches a chain of `color` in
+/// atari: the capture gives that chain a liberty.
+fn capture_saves_own_chain(board: &Board, color: Color, p: Point) -> bool {
+    let own_chain_in_atari = |s: Point| {
+        board
+            .neighbors(s)
+            .into_iter()
+            .any(|q| board.get(q) == Some(color) && board.chain_liberties(q) == 1)
+    };
+    board.neighbors(p).into_iter().any(|q| {
+        board.get(q) == Some(color.opponent())
+            && board.chain_liberties(q) == 1
+            && board.chain_stones(q).any(own_chain_in_atari)
+    })
 }
 
 /// True if an opponent chain next to `p` has two liberties (so one after the move).
@@ -317,5 +336,30 @@ mod tests {
         let features = move_features(&board, Color::White, e4, None, None);
         assert_eq!(features[Group::Escape.index()], 1);
         assert_eq!(features[Group::Capture.index()], 0);
+    }
+
+    #[test]
+    fn a_capture_that_saves_a_chain_in_atari_is_its_own_feature() {
+        // Black D5 E5 in atari at D4 (White C5, D6, E6, F5, E4), White E4 in atari at D4
+        // too (Black E3, F4): Black's D4 captures E4 and so saves D5 E5.
+        let mut board = Board::new(9).expect("9x9");
+        for s in ["D5", "E5", "E3", "F4"] {
+            board.set(at(&board, s), Some(Color::Black));
+        }
+        for s in ["C5", "D6", "E6", "F5", "E4"] {
+            board.set(at(&board, s), Some(Color::White));
+        }
+        let d4 = at(&board, "D4");
+        assert!(board.in_atari(at(&board, "D5")) && board.in_atari(at(&board, "E4")));
+        let features = move_features(&board, Color::Black, d4, None, None);
+        assert_eq!(features[Group::Capture.index()], 3);
+        // With C5 empty, D5 E5 have a second liberty: a plain capture of one stone.
+        board.set(at(&board, "C5"), None);
+        let features = move_features(&board, Color::Black, d4, None, None);
+        assert_eq!(
+            features[Group::Capture.index()],
+            1,
+            "nothing of Black's in atari"
+        );
     }
 }

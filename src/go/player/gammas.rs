@@ -240,10 +240,7 @@ static LEARNED_PRIOR_BITS: AtomicU32 = AtomicU32::new(0);
 
 /// The learned prior's virtual visits that won most in self-play (`--learned-prior 4`):
 /// at 2,000 playouts on 9×9 against the engine without it it won 122 of 200 games, at
-/// 5,000 59 of 100 (protocol.md, "Learned move prior"). Not the default: with it the
-/// shipped 1000-playout bot misses 2 of the project's 28 regression checks (tactics.tst
-/// 201, records.tst 204), where a common 3×3 hane outweighs a capture that saves three
-/// stones.
+/// 5,000 59 of 100 (protocol.md, "Learned move prior").
 pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
 
 /// The most virtual visits `--learned-prior` takes: beyond, the prior would drown the
@@ -314,8 +311,8 @@ mod tests {
                 "line 3: unknown group 'foo'",
             ),
             (
-                "hamle-go-gammas 1\ncapture 3 2\n",
-                "line 2: capture takes values 1 to 2",
+                "hamle-go-gammas 1\ncapture 4 2\n",
+                "line 2: capture takes values 1 to 3",
             ),
             (
                 "hamle-go-gammas 1\nline x 2\n",

@@ -143,6 +143,9 @@ pub struct SearchRequest<'a> {
     pub history: &'a [u64],
     /// The previous move of the game was a pass: passing now ends the game.
     pub opponent_passed: bool,
+    /// The game's last move and the one before it (`None`: a pass, or no move yet), for
+    /// the learned prior's distance features at the root.
+    pub recent_moves: [Option<Point>; 2],
     /// Moves played so far (passes included, handicap stones not), for the resignation
     /// rule.
     pub move_number: u32,
@@ -285,6 +288,7 @@ fn search_with(
         suicide_allowed: request.rules.suicide_allowed,
         root_moves: &root_moves,
         opponent_passed: request.opponent_passed,
+        recent_moves: request.recent_moves,
         points: &points,
         max_nodes: MAX_TREE_NODES / threads,
         playout_cap: playout_cap(board),

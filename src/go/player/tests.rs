@@ -62,6 +62,7 @@ pub(super) fn request<'a>(
         root_allowed: &allow_all,
         history: &[],
         opponent_passed: false,
+        recent_moves: [None; 2],
         move_number: 40,
         limits: SearchLimits {
             playouts: Some(playouts),

@@ -117,6 +117,8 @@ pub(crate) struct Context<'a> {
     pub(crate) root_moves: &'a [Option<Point>],
     /// The previous move of the game was a pass: a pass at the root ends the game.
     pub(crate) opponent_passed: bool,
+    /// The game's last move and the one before it ([`SearchRequest::recent_moves`]).
+    pub(crate) recent_moves: [Option<Point>; 2],
     /// On-board points, for ownership sums.
     pub(crate) points: &'a [Point],
     pub(crate) max_nodes: usize,
@@ -268,12 +270,15 @@ impl<'a> Tree<'a> {
         let mut passes = u32::from(ctx.opponent_passed);
         let mut last = None;
         let mut before_last = None;
+        // The learned prior sees the game's moves before the root too; the playouts keep
+        // to the tree's own, as they always have.
+        let [mut prior_last, mut prior_before_last] = ctx.recent_moves;
         let mut node = 0;
         let mut terminal = false;
         loop {
             if self.nodes[node].num_children == 0
                 && (self.nodes[node].visits < ctx.params.expand_after
-                    || !self.expand(node, color, last, before_last))
+                    || !self.expand(node, color, prior_last, prior_before_last))
             {
                 break;
             }
@@ -282,6 +287,8 @@ impl<'a> Tree<'a> {
             passes = if mv.is_some() { 0 } else { passes + 1 };
             before_last = last;
             last = mv;
+            prior_before_last = prior_last;
+            prior_last = mv;
             color = color.opponent();
             node = child;
             if passes >= 2 {
@@ -587,7 +594,9 @@ fn root_child(ctx: &Context, mv: Option<Point>, best: f32) -> Node {
         Some(p) => {
             let (pv, pw) = move_prior(&ctx.params, ctx.root, ctx.to_move, p, None);
             if ctx.params.learned_prior > 0.0 {
-                let strength = Gammas::active().strength(ctx.root, ctx.to_move, p, None, None);
+                let [last, before_last] = ctx.recent_moves;
+                let strength =
+                    Gammas::active().strength(ctx.root, ctx.to_move, p, last, before_last);
                 let (lv, lw) = learned_prior(&ctx.params, strength / best);
                 (pv + lv, pw + lw)
             } else {
@@ -599,17 +608,18 @@ fn root_child(ctx: &Context, mv: Option<Point>, best: f32) -> Node {
     Node::new(mv, pv, pw)
 }
 
-/// The largest learned strength among the root's moves (the game's last moves are not
-/// known here), or 1 when the learned prior is off or no move is left.
+/// The largest learned strength among the root's moves, or 1 when the learned prior is off
+/// or no move is left.
 fn root_best_strength(ctx: &Context) -> f32 {
     if ctx.params.learned_prior <= 0.0 {
         return 1.0;
     }
     let gammas = Gammas::active();
+    let [last, before_last] = ctx.recent_moves;
     ctx.root_moves
         .iter()
         .flatten()
-        .map(|&p| gammas.strength(ctx.root, ctx.to_move, p, None, None))
+        .map(|&p| gammas.strength(ctx.root, ctx.to_move, p, last, before_last))
         .fold(0.0, f32::max)
         .max(f32::MIN_POSITIVE)
 }

@@ -52,6 +52,7 @@ fn with_tree<R>(
         suicide_allowed: false,
         root_moves: &root_moves,
         opponent_passed: false,
+        recent_moves: [None; 2],
         points: &points,
         max_nodes: 1 << 16,
         playout_cap: playout_cap(board),

@@ -48,9 +48,9 @@ pub struct GoArgs {
     #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub dynkomi: bool,
     /// Virtual visits of the learned move prior (gammas fitted by `learn-patterns`) that
-    /// each new tree child gets, its strength over its best sibling's as wins; 0 (the
-    /// default) leaves it off.
-    #[arg(long, default_value_t = 0.0, value_parser = learned_prior_visits, allow_negative_numbers = true)]
+    /// each new tree child gets, its strength over its best sibling's as wins; 0 leaves it
+    /// off. The default is the value that won most in self-play.
+    #[arg(long, default_value_t = player::MEASURED_LEARNED_PRIOR, value_parser = learned_prior_visits, allow_negative_numbers = true)]
     pub learned_prior: f32,
     /// The learned prior's weights file (from `learn-patterns`) instead of the built-in one.
     #[arg(long)]

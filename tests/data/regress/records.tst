@@ -1,7 +1,7 @@
 # Positions from hamle's own games (tests/data/sgf/, records of `hamle match` at 200 and
 # 1000 playouts a move): `loadsgf FILE N` sets up the position before move N. GNU Go
-# (levels 1 and 10) and hamle (500, 1000 and 2000 playouts, six seeds each) all choose the
-# move each test expects.
+# (levels 1 and 10) and hamle before its learned prior (500, 1000 and 2000 playouts, six
+# seeds each) all choose the move each test expects; with the prior, see tests/data/README.md.
 
 loadsgf ../sgf/9x9-200-vs-1000.sgf 24
 # White blocks at H2, under Black's F2 G2.

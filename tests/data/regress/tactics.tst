@@ -1,6 +1,7 @@
 # Tactics on 9x9, set up stone by stone with play: a group in atari is captured, or saved.
-# GNU Go (levels 1 and 10) and hamle (500, 1000 and 2000 playouts, six seeds each) all
-# choose the move each test expects.
+# GNU Go (levels 1 and 10) and hamle before its learned prior (500, 1000 and 2000 playouts,
+# six seeds each) all choose the move each test expects; with the prior, see
+# tests/data/README.md.
 
 boardsize 9
 clear_board

@@ -228,6 +228,7 @@ mod tests {
             reason: "score".into(),
             moves: 10,
             record: format!("{:04}.txt", game + 1),
+            thinking: [None; 2],
         }
     }
 

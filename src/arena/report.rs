@@ -151,6 +151,7 @@ mod tests {
             reason: "score".to_owned(),
             moves: 10,
             record: "0001.txt".to_owned(),
+            thinking: [None; 2],
         }
     }
 

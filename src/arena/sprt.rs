@@ -627,6 +627,7 @@ mod tests {
             reason: String::new(),
             moves: 0,
             record: String::new(),
+            thinking: [None; 2],
         };
         let results = [
             game(0, "a", "b", Winner::First),  // a wins
@@ -661,6 +662,7 @@ mod tests {
             reason: String::new(),
             moves: 0,
             record: String::new(),
+            thinking: [None; 2],
         };
         // Three WW pairs cross the upper bound (LLR ≈ 3 · ln(s1/s0) > ln 3); the losses
         // after them do not change the verdict.

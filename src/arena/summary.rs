@@ -1,11 +1,12 @@
-//! What a match prints when it ends, after a run or a merge of its shards: the standings
-//! line (with the note on pairs that replayed earlier ones) and the SPRT line.
+//! What a match prints when it ends, after a run or a merge of its shards: the thinking
+//! line (each bot's mean time a move), the standings line (with the note on pairs that
+//! replayed earlier ones) and the SPRT line.
 
 use std::path::Path;
 
 use super::match_play::{Standings, repeats};
 use super::sprt::{self, SprtSpec, SprtStatus};
-use super::store::{GAMES_DIR, GameResult};
+use super::store::{GAMES_DIR, GameResult, Thinking};
 
 /// The standings line of a match (and the note on replayed pairs) after a run or a merge.
 pub struct MatchSummary<'a> {
@@ -19,6 +20,10 @@ pub struct MatchSummary<'a> {
 impl MatchSummary<'_> {
     pub fn print(&self, results: &[GameResult]) {
         let names = self.names;
+        // Before the standings, which stay the last line of a match without an SPRT.
+        if let Some(line) = thinking_line(results, names) {
+            println!("{line}");
+        }
         let standings = Standings::of(results, names);
         let wins = |name: &str| standings.wins.get(name).copied().unwrap_or(0);
         println!(
@@ -58,6 +63,59 @@ impl MatchSummary<'_> {
     }
 }
 
+/// `thinking: A 0.612 s a move (2,140 moves), B 0.301 s a move (2,098 moves)`: each bot's
+/// move requests answered and their mean time, over the games whose lines keep them (void
+/// ones too: the time was spent); `None` when no line does (a match of older builds).
+pub fn thinking_line(results: &[GameResult], names: [&str; 2]) -> Option<String> {
+    let mut totals = [None::<Thinking>; 2];
+    for result in results {
+        for (player, thinking) in [&result.first, &result.second].iter().zip(result.thinking) {
+            let (Some(bot), Some(thinking)) = (names.iter().position(|n| n == player), thinking)
+            else {
+                continue;
+            };
+            let total = totals[bot].get_or_insert_default();
+            total.asked = total.asked.saturating_add(thinking.asked);
+            total.millis = total.millis.saturating_add(thinking.millis);
+        }
+    }
+    if totals.iter().all(Option::is_none) {
+        return None;
+    }
+    let parts: Vec<String> = names
+        .iter()
+        .zip(totals)
+        .map(|(name, total)| mean_text(name, total.unwrap_or_default()))
+        .collect();
+    Some(format!("thinking: {}", parts.join(", ")))
+}
+
+/// `A 0.612 s a move (2,140 moves)`, or `A no moves answered`.
+fn mean_text(name: &str, total: Thinking) -> String {
+    if total.asked == 0 {
+        return format!("{name} no moves answered");
+    }
+    let mean = total.millis as f64 / 1000.0 / total.asked as f64;
+    let unit = if total.asked == 1 { "move" } else { "moves" };
+    format!(
+        "{name} {mean:.3} s a move ({} {unit})",
+        grouped(total.asked)
+    )
+}
+
+/// A count with its thousands grouped, `2,140`.
+fn grouped(count: usize) -> String {
+    let digits = count.to_string();
+    let mut text = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
 /// The SPRT line of a match: pairs counted in pair order, the verdict, and (after a partial
 /// merge) how many planned pairs no shard holds.
 pub fn print_sprt(spec: &SprtSpec, results: &[GameResult], names: [&str; 2], missing_pairs: usize) {
@@ -75,4 +133,73 @@ pub fn print_sprt(spec: &SprtSpec, results: &[GameResult], names: [&str; 2], mis
         names[0],
         sprt::conclusion(spec, &status, &counts, names)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::store::Winner;
+
+    fn game(game: usize, first: &str, thinking: [Option<Thinking>; 2]) -> GameResult {
+        let second = if first == "a" { "b" } else { "a" };
+        GameResult {
+            game,
+            first: first.into(),
+            second: second.into(),
+            seed: 0,
+            result: "x".into(),
+            winner: Winner::First,
+            reason: "score".into(),
+            moves: 10,
+            record: format!("{:04}.txt", game + 1),
+            thinking,
+        }
+    }
+
+    fn thinking(asked: usize, millis: u64) -> Option<Thinking> {
+        Some(Thinking { asked, millis })
+    }
+
+    #[test]
+    fn the_thinking_line_means_each_bots_time_over_its_seats() {
+        let results = [
+            // a first: 1,000 moves in 600 s; b second: 1,098 moves in 329.4 s.
+            game(0, "a", [thinking(1000, 600_000), thinking(1098, 329_400)]),
+            // Seats swapped: a second, b first.
+            game(1, "b", [thinking(1000, 300_000), thinking(1140, 709_680)]),
+            // A line of an older build: not counted.
+            game(2, "a", [None, None]),
+        ];
+        assert_eq!(
+            thinking_line(&results, ["a", "b"]).as_deref(),
+            Some("thinking: a 0.612 s a move (2,140 moves), b 0.300 s a move (2,098 moves)")
+        );
+    }
+
+    #[test]
+    fn no_line_without_times_and_a_bot_never_asked_says_so() {
+        assert_eq!(
+            thinking_line(&[game(0, "a", [None, None])], ["a", "b"]),
+            None
+        );
+        assert_eq!(thinking_line(&[], ["a", "b"]), None);
+        let failed = game(0, "a", [thinking(1, 5), thinking(0, 0)]);
+        assert_eq!(
+            thinking_line(&[failed], ["a", "b"]).as_deref(),
+            Some("thinking: a 0.005 s a move (1 move), b no moves answered")
+        );
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (1_234_567, "1,234,567"),
+        ];
+        for (count, text) in cases {
+            assert_eq!(grouped(count), text);
+        }
+    }
 }

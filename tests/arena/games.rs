@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use hamle::arena::store::{GameResult, Winner};
 
 use crate::support::arena::{
-    bot, broken, hamle_match, mangala_engine, ok, record, resumes_as_is, scratch, sorted_results,
+    bot, broken, field, hamle_match, mangala_engine, ok, record, resumes_as_is, scratch,
+    sorted_results,
 };
 
 fn tag(record: &str, key: &str) -> String {
@@ -58,8 +59,21 @@ fn check_match(out: &Path, games: usize, bots: [&str; 2]) -> Vec<GameResult> {
     results
 }
 
+/// A match's results in game order, the thinking times zeroed: they are the machine's,
+/// the move counts are the games'.
+fn untimed_results(out: &Path) -> Vec<GameResult> {
+    let mut results = sorted_results(out);
+    for thinking in results
+        .iter_mut()
+        .flat_map(|r| r.thinking.iter_mut().flatten())
+    {
+        thinking.millis = 0;
+    }
+    results
+}
+
 fn same_games(a: &Path, b: &Path) {
-    let (ra, rb) = (sorted_results(a), sorted_results(b));
+    let (ra, rb) = (untimed_results(a), untimed_results(b));
     assert_eq!(ra, rb, "same seed, same results");
     for result in &ra {
         assert_eq!(record(a, result), record(b, result), "{}", result.record);
@@ -82,6 +96,7 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
         &["hamle", "kulami", "--nodes", "1500"],
     );
     let runs: Vec<PathBuf> = ["one", "two"].iter().map(|n| dir.join(n)).collect();
+    let mut said = String::new();
     for out in &runs {
         let args = [
             "k-a",
@@ -96,10 +111,11 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
             "--out",
             out.to_str().expect("utf-8"),
         ];
-        ok(&hamle_match(&dir, &args));
+        said = ok(&hamle_match(&dir, &args));
         resumes_as_is(&dir, &args);
     }
     let results = check_match(&runs[0], 6, ["k-a", "k-b"]);
+    thinking_is_kept(&runs[1], &said);
     same_games(&runs[0], &runs[1]);
     let mut layouts = Vec::new();
     for result in &results {
@@ -119,6 +135,43 @@ fn kulami_matches_share_layouts_in_pairs_replay_and_repeat() {
     assert_ne!(layouts[0], layouts[2], "pairs draw their own layouts");
     assert_ne!(layouts[2], layouts[4]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every game's line keeps both seats' move requests (a game scored with no warnings asks
+/// one a move), and the summary gives each bot's mean time a move over them. Times are
+/// the machine's: only their presence is checked, never their size.
+fn thinking_is_kept(out: &Path, said: &str) {
+    let lines = std::fs::read_to_string(out.join("results.tsv")).expect("results");
+    for line in lines.lines() {
+        for key in ["time_first", "asked_first", "time_second", "asked_second"] {
+            assert!(!field(line, key).is_empty(), "{key} in {line}");
+        }
+    }
+    let mut asked = [0, 0];
+    for result in sorted_results(out) {
+        let [first, second] = result.thinking.map(|t| t.expect("the thinking is kept"));
+        assert!(first.asked > 0 && second.asked > 0, "{result:?}");
+        assert_eq!(first.asked + second.asked, result.moves, "{result:?}");
+        let bot = usize::from(result.first == "k-b");
+        asked[bot] += first.asked;
+        asked[1 - bot] += second.asked;
+    }
+    let line = said
+        .lines()
+        .find(|line| line.starts_with("thinking: "))
+        .unwrap_or_else(|| panic!("a thinking line: {said}"));
+    let parts: Vec<&str> = line["thinking: ".len()..].split(", ").collect();
+    for (part, (name, count)) in parts.iter().zip([("k-a", asked[0]), ("k-b", asked[1])]) {
+        let pattern = format!(r"^{name} \d+\.\d{{3}} s a move \({count} moves\)$");
+        let shape = regex::Regex::new(&pattern).expect("a pattern");
+        assert!(shape.is_match(part), "{part} against {pattern} in {said}");
+    }
+    assert_eq!(parts.len(), 2, "{line}");
+    // The standings stay the last line.
+    assert!(
+        said.lines().last().is_some_and(|l| l.starts_with("k-a ")),
+        "{said}"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::support::arena::{HAMLE, field, hamle_match, resumes_as_is, scratch};
+use crate::support::arena::{HAMLE, field, hamle_match, resumes_as_is, scratch, without_times};
 use crate::support::peers::require_python3;
 
 fn fixture() -> PathBuf {
@@ -31,9 +31,10 @@ fn broken_bot(dir: &Path, name: &str, mode: &str, k: u32) {
     std::fs::write(dir.join("bots").join(format!("{name}.toml")), text).expect("write bot");
 }
 
+/// The lines of `results.tsv` in game order, their times blanked.
 fn results(out: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(out.join("results.tsv")).unwrap_or_default();
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut lines: Vec<String> = text.lines().map(without_times).collect();
     lines.sort_by_key(|line| game_number(line));
     lines
 }

@@ -111,7 +111,8 @@ pub fn record(out: &Path, result: &GameResult) -> String {
 }
 
 /// Every file under `dir` (but the lock), by path, with its text, in path order: two run
-/// folders compared whole (`tests/arena/shards.rs`, `slurm.rs`).
+/// folders compared whole (`tests/arena/shards.rs`, `slurm.rs`), the times in each
+/// `results.tsv` blanked ([`without_times`]).
 pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
     fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, String)>) {
         for entry in std::fs::read_dir(dir).expect("read folder") {
@@ -124,7 +125,13 @@ pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
                     .expect("inside")
                     .display()
                     .to_string();
-                found.push((name, std::fs::read_to_string(&path).expect("read file")));
+                let text = std::fs::read_to_string(&path).expect("read file");
+                let text = if name.ends_with("results.tsv") {
+                    without_times(&text)
+                } else {
+                    text
+                };
+                found.push((name, text));
             }
         }
     }
@@ -139,4 +146,26 @@ pub fn field<'a>(line: &'a str, key: &str) -> &'a str {
     line.split('\t')
         .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
         .unwrap_or("")
+}
+
+/// `results.tsv` text (or one line of it) with each engine's thinking time blanked
+/// (`time_first=~`): the times are the machine's, so two runs of the same games differ in
+/// them and in nothing else (the `asked_` counts are kept: the same games ask the same).
+pub fn without_times(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let (line, end) = match line.strip_suffix('\n') {
+                Some(line) => (line, "\n"),
+                None => (line, ""),
+            };
+            let fields: Vec<String> = line
+                .split('\t')
+                .map(|field| match field.split_once('=') {
+                    Some((key, _)) if key.starts_with("time_") => format!("{key}=~"),
+                    _ => field.to_owned(),
+                })
+                .collect();
+            format!("{}{end}", fields.join("\t"))
+        })
+        .collect()
 }

@@ -9,6 +9,7 @@ use super::ending::{Ending, Fault};
 use super::settings::{IllegalPolicy, MatchSettings, WARNINGS_TO_LOSE};
 use crate::arena::adjudication::Adjudication;
 use crate::arena::gtp::{EngineError, EngineProcess};
+use crate::arena::store::Thinking;
 use crate::arena::time_control::{GRACE, PlayerClock, TimeControl};
 use crate::contract::{IllegalMove, LossKind, Referee, Seat, Turn};
 use crate::seed::derive_seed;
@@ -17,7 +18,8 @@ use crate::seed::derive_seed;
 /// ends it from any phase.
 type Step<T> = Result<T, Ending>;
 
-/// Sets both engines up and plays the game out.
+/// Sets both engines up and plays the game out; returns how it ended and each seat's
+/// thinking (its move requests answered and their time), in seat order.
 pub(super) async fn conduct(
     settings: &MatchSettings,
     referee: &mut dyn Referee,
@@ -25,7 +27,7 @@ pub(super) async fn conduct(
     seat_bots: [usize; 2],
     clocks: &mut [PlayerClock; 2],
     opening_seed: u64,
-) -> Ending {
+) -> (Ending, [Thinking; 2]) {
     let mut table = Table {
         settings,
         referee,
@@ -34,17 +36,23 @@ pub(super) async fn conduct(
         clocks,
         warnings: [Vec::new(), Vec::new()],
         scores: ScoreWatch::default(),
+        answered: [Answered::default(); 2],
     };
-    if let Err(fault) = table.set_up().await {
-        return Ending::Failed(fault);
-    }
-    if let Err(ending) = table.opening(opening_seed).await {
-        return table.flush_told(ending).await;
-    }
-    loop {
-        if let Err(ending) = table.turn().await {
-            return table.flush_told(ending).await;
-        }
+    let ending = table.play(opening_seed).await;
+    (ending, table.answered.map(Answered::thinking))
+}
+
+/// One seat's move requests answered so far and their total time, kept exact until the
+/// game's end (each request rounded to the millisecond would lose fast engines' time).
+#[derive(Clone, Copy, Default)]
+struct Answered {
+    requests: usize,
+    took: Duration,
+}
+
+impl Answered {
+    fn thinking(self) -> Thinking {
+        Thinking::of(self.requests, self.took)
     }
 }
 
@@ -113,9 +121,26 @@ struct Table<'a> {
     /// Each seat's warnings for illegal moves, in order.
     warnings: [Vec<String>; 2],
     scores: ScoreWatch,
+    /// Each seat's move requests answered, and their time.
+    answered: [Answered; 2],
 }
 
 impl Table<'_> {
+    /// The setup, the opening plies, then turn after turn until the game ends.
+    async fn play(&mut self, opening_seed: u64) -> Ending {
+        if let Err(fault) = self.set_up().await {
+            return Ending::Failed(fault);
+        }
+        if let Err(ending) = self.opening(opening_seed).await {
+            return self.flush_told(ending).await;
+        }
+        loop {
+            if let Err(ending) = self.turn().await {
+                return self.flush_told(ending).await;
+            }
+        }
+    }
+
     /// Each engine in seat order: its bot's startup commands, the game's setup commands,
     /// then the clock.
     async fn set_up(&mut self) -> Result<(), Fault> {
@@ -306,6 +331,9 @@ impl Table<'_> {
 
     /// Asks `seat` for its move (after `time_left` when a clock runs) and charges the
     /// thinking time to its clock; no answer in time is a loss on time under a clock.
+    /// Every answer is counted with its time in the seat's thinking, whatever the referee
+    /// then makes of it (a pass, a resignation, an illegal move taken back: each was
+    /// thought about); a request never answered (a crash, a timeout, `?`) is not.
     async fn request_move(&mut self, seat: Seat) -> Step<String> {
         let request = self.referee.move_request(seat);
         let control = self.settings.time_control;
@@ -338,9 +366,15 @@ impl Table<'_> {
         }
         let asked = Instant::now();
         let sent = engine.send(&request, timeout).await;
-        let took = asked.elapsed().as_secs_f64();
+        let elapsed = asked.elapsed();
+        let took = elapsed.as_secs_f64();
         let answer = match sent {
-            Ok(Ok(answer)) => answer,
+            Ok(Ok(answer)) => {
+                let answered = &mut self.answered[seat.index()];
+                answered.requests += 1;
+                answered.took += elapsed;
+                answer
+            }
             Ok(Err(message)) => {
                 return Err(Ending::Failed(Fault {
                     seat,

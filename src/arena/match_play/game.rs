@@ -6,7 +6,7 @@ use super::conduct::conduct;
 use super::ending::Ending;
 use super::kept::{After, KeptEngines};
 use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed};
-use crate::arena::store::{GameResult, Winner};
+use crate::arena::store::{GameResult, Thinking, Winner};
 use crate::arena::time_control::PlayerClock;
 use crate::contract::{LossKind, Outcome, Referee, Seat};
 use crate::seed::derive_seed;
@@ -15,6 +15,14 @@ use crate::seed::derive_seed;
 struct Verdict {
     outcome: Option<Outcome>,
     reason: String,
+}
+
+/// What each seat's engine spent in one attempt, in seat order: its clock's charge (under
+/// a time control) and its thinking (always).
+#[derive(Clone, Copy, Default)]
+struct Spent {
+    used: [f64; 2],
+    thinking: [Thinking; 2],
 }
 
 /// Plays game `index` to the end, replaying it under `--recover`; returns its result line
@@ -38,7 +46,7 @@ pub(super) async fn play_game(
         attempt += 1;
         let referee = settings.referee(index);
         let opening = opening_seed(settings.seed, (index / 2) as u64);
-        let (referee, ending, used) =
+        let (referee, ending, spent) =
             play_once(settings, referee, seat_bots, seed, opening, kept).await;
         if let Ending::Failed(fault) = &ending
             && attempt < attempts
@@ -62,7 +70,7 @@ pub(super) async fn play_game(
             players,
             referee.as_ref(),
             verdict,
-            used,
+            spent,
         );
     }
 }
@@ -98,7 +106,8 @@ fn judge(
     Verdict { outcome, reason }
 }
 
-/// The result line and the game record of a finished game.
+/// The result line and the game record of a finished game (the thinking is the last
+/// attempt's, the one the record holds: a `--recover` replay starts the game again).
 fn game_result(
     settings: &MatchSettings,
     index: usize,
@@ -106,9 +115,10 @@ fn game_result(
     players: [String; 2],
     referee: &dyn Referee,
     verdict: Verdict,
-    used: [f64; 2],
+    spent: Spent,
 ) -> (GameResult, String) {
     let Verdict { outcome, reason } = verdict;
+    let used = spent.used;
     let (result_text, winner) = match &outcome {
         Some(outcome) => (
             outcome.result.clone(),
@@ -159,6 +169,7 @@ fn game_result(
         reason,
         moves: referee.moves_played(),
         record: format!("{:04}.{extension}", index + 1),
+        thinking: spent.thinking.map(Some),
     };
     (result, record)
 }
@@ -173,13 +184,13 @@ async fn play_once(
     seed: u64,
     opening: u64,
     kept: &mut KeptEngines,
-) -> (Box<dyn Referee>, Ending, [f64; 2]) {
+) -> (Box<dyn Referee>, Ending, Spent) {
     let first = match kept
         .engine_for(settings, Seat::First, seat_bots[0], seed)
         .await
     {
         Ok(engine) => engine,
-        Err(fault) => return (referee, Ending::Failed(fault), [0.0; 2]),
+        Err(fault) => return (referee, Ending::Failed(fault), Spent::default()),
     };
     let second = match kept
         .engine_for(settings, Seat::Second, seat_bots[1], seed)
@@ -189,12 +200,12 @@ async fn play_once(
         Err(fault) => {
             kept.release(settings, seat_bots[0], first, After::Played)
                 .await;
-            return (referee, Ending::Failed(fault), [0.0; 2]);
+            return (referee, Ending::Failed(fault), Spent::default());
         }
     };
     let mut engines = [first, second];
     let mut clocks = [PlayerClock::new(settings.time_control); 2];
-    let ending = conduct(
+    let (ending, thinking) = conduct(
         settings,
         referee.as_mut(),
         &mut engines,
@@ -222,5 +233,6 @@ async fn play_once(
         kept.release(settings, seat_bots[seat.index()], engine, after)
             .await;
     }
-    (referee, ending, clocks.map(|clock| clock.used))
+    let used = clocks.map(|clock| clock.used);
+    (referee, ending, Spent { used, thinking })
 }

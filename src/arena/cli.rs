@@ -209,7 +209,8 @@ pub enum MatchTool {
     ///
     /// OUT must be new or empty; the folders' match.txt must be equal but for `shard`, every
     /// shard I/N given once. Writes match.txt (without `shard`), results.tsv (in game
-    /// order), games/, results.pgn and report.html as one run with --concurrency 1 would;
+    /// order), games/, results.pgn and report.html as one run with --concurrency 1 would
+    /// (but for the thinking times in results.tsv, which are each shard's own);
     /// under --sprt the pairs are counted in pair order and the games after the verdict
     /// left out, as the run would have stopped there. Exit 0, or 2 when the folders are not
     /// the shards of one match, one is missing or unfinished (without --partial), or they

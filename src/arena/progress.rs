@@ -218,18 +218,7 @@ mod tests {
         } else {
             ("b", "a")
         };
-        GameResult {
-            game,
-            first: first.into(),
-            second: second.into(),
-            seed: 0,
-            result: "x".into(),
-            winner,
-            reason: "score".into(),
-            moves: 10,
-            record: format!("{:04}.txt", game + 1),
-            thinking: [None; 2],
-        }
+        GameResult::decided(game, first, second, winner)
     }
 
     #[test]

@@ -617,18 +617,7 @@ mod tests {
 
     #[test]
     fn pentanomial_counts_pairs_from_the_bot_side() {
-        let game = |game: usize, first: &str, second: &str, winner: Winner| GameResult {
-            game,
-            first: first.into(),
-            second: second.into(),
-            seed: 0,
-            result: String::new(),
-            winner,
-            reason: String::new(),
-            moves: 0,
-            record: String::new(),
-            thinking: [None; 2],
-        };
+        let game = GameResult::decided;
         let results = [
             game(0, "a", "b", Winner::First),  // a wins
             game(1, "b", "a", Winner::Second), // a wins: WW

@@ -242,6 +242,26 @@ fn millis_of(text: &str) -> Option<u64> {
         .checked_add(fraction)
 }
 
+#[cfg(test)]
+impl GameResult {
+    /// A game for the tests of what reads results: `first` against `second` with
+    /// `winner`, seed 0, 10 moves, record `NNNN.txt`, no thinking times.
+    pub(crate) fn decided(game: usize, first: &str, second: &str, winner: Winner) -> GameResult {
+        GameResult {
+            game,
+            first: first.into(),
+            second: second.into(),
+            seed: 0,
+            result: "x".into(),
+            winner,
+            reason: "score".into(),
+            moves: 10,
+            record: format!("{:04}.txt", game + 1),
+            thinking: [None; 2],
+        }
+    }
+}
+
 fn clean(text: &str) -> String {
     text.replace(['\t', '\n', '\r'], " ")
 }

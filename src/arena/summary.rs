@@ -143,16 +143,8 @@ mod tests {
     fn game(game: usize, first: &str, thinking: [Option<Thinking>; 2]) -> GameResult {
         let second = if first == "a" { "b" } else { "a" };
         GameResult {
-            game,
-            first: first.into(),
-            second: second.into(),
-            seed: 0,
-            result: "x".into(),
-            winner: Winner::First,
-            reason: "score".into(),
-            moves: 10,
-            record: format!("{:04}.txt", game + 1),
             thinking,
+            ..GameResult::decided(game, first, second, Winner::First)
         }
     }
 

@@ -74,12 +74,21 @@ pub(crate) struct Params {
 }
 
 impl Default for Params {
-    /// Play uses the dead-stone judgement's params today. A change to play is written out
-    /// here and leaves [`Params::judging`] (pinned by its test) as it is.
+    /// Play uses the dead-stone judgement's params but for the changes written out here,
+    /// which leave [`Params::judging`] (pinned by its test) as it is.
     fn default() -> Params {
-        Params::judging()
+        Params {
+            expand_after: PLAY_EXPAND_AFTER,
+            ..Params::judging()
+        }
     }
 }
+
+/// [`Params::expand_after`] in play: 4 rather than the judgement's 8, since the learned
+/// prior (`gammas.rs`) makes a node's children worth having sooner. At 2,000 playouts on
+/// 9×9 (learned prior on) against the same engine at 8 it won 62 and 58 of 100 games
+/// (seeds 94 and 101), at about 9 % more time a move (0.092 s against 0.085).
+const PLAY_EXPAND_AFTER: u32 = 4;
 
 impl Params {
     /// The params of the dead-stone judgement (`status.rs`): written out here, not

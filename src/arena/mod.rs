@@ -11,6 +11,7 @@ pub mod bots;
 pub mod cli;
 pub mod expect;
 pub mod folder;
+pub mod game_result;
 pub mod gtp;
 pub mod interrupt;
 pub mod ladder;

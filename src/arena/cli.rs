@@ -302,11 +302,15 @@ pub struct LadderMergeArgs {
     pub anchor: Option<String>,
 }
 
-/// The rating list (or why there is none) and where the files are, after a ladder or its
-/// `report` or `merge`.
+/// Each bot's mean time a move, the rating list (or why there is none) and where the files
+/// are, after a ladder or its `report` or `merge`.
 fn print_standing(standing: &super::ladder::Standing, dir: &std::path::Path, anchor: Option<&str>) {
     let report = dir.join(super::ladder::REPORT_FILE);
     let games = standing.results.len();
+    let names: Vec<&str> = standing.tally.names.iter().map(String::as_str).collect();
+    if let Some(line) = super::summary::thinking_line(&standing.results, &names) {
+        println!("{line}");
+    }
     match &standing.ratings {
         Some(ratings) => {
             print!("{}", super::rating::report(&standing.tally, ratings));

@@ -21,7 +21,7 @@ impl MatchSummary<'_> {
     pub fn print(&self, results: &[GameResult]) {
         let names = self.names;
         // Before the standings, which stay the last line of a match without an SPRT.
-        if let Some(line) = thinking_line(results, names) {
+        if let Some(line) = thinking_line(results, &names) {
             println!("{line}");
         }
         let standings = Standings::of(results, names);
@@ -65,9 +65,10 @@ impl MatchSummary<'_> {
 
 /// `thinking: A 0.612 s a move (2,140 moves), B 0.301 s a move (2,098 moves)`: each bot's
 /// move requests answered and their mean time, over the games whose lines keep them (void
-/// ones too: the time was spent); `None` when no line does (a match of older builds).
-pub fn thinking_line(results: &[GameResult], names: [&str; 2]) -> Option<String> {
-    let mut totals = [None::<Thinking>; 2];
+/// ones too: the time was spent); `None` when no line does (a match of older builds). A
+/// match names its two bots, a ladder all of them.
+pub fn thinking_line(results: &[GameResult], names: &[&str]) -> Option<String> {
+    let mut totals = vec![None::<Thinking>; names.len()];
     for result in results {
         for (player, thinking) in [&result.first, &result.second].iter().zip(result.thinking) {
             let (Some(bot), Some(thinking)) = (names.iter().position(|n| n == player), thinking)
@@ -84,7 +85,7 @@ pub fn thinking_line(results: &[GameResult], names: [&str; 2]) -> Option<String>
     }
     let parts: Vec<String> = names
         .iter()
-        .zip(totals)
+        .zip(&totals)
         .map(|(name, total)| mean_text(name, total.unwrap_or_default()))
         .collect();
     Some(format!("thinking: {}", parts.join(", ")))
@@ -95,12 +96,16 @@ fn mean_text(name: &str, total: Thinking) -> String {
     if total.asked == 0 {
         return format!("{name} no moves answered");
     }
-    let mean = total.millis as f64 / 1000.0 / total.asked as f64;
+    let mean_millis = total.millis as f64 / total.asked as f64;
     let unit = if total.asked == 1 { "move" } else { "moves" };
-    format!(
-        "{name} {mean:.3} s a move ({} {unit})",
-        grouped(total.asked)
-    )
+    // Under 10 ms (fast bots at small budgets) seconds to three decimals would read
+    // `0.000` or `0.004`; milliseconds keep the figure.
+    let mean = if mean_millis < 10.0 {
+        format!("{mean_millis:.3} ms")
+    } else {
+        format!("{:.3} s", mean_millis / 1000.0)
+    };
+    format!("{name} {mean} a move ({} {unit})", grouped(total.asked))
 }
 
 /// A count with its thousands grouped, `2,140`.
@@ -163,7 +168,7 @@ mod tests {
             game(2, "a", [None, None]),
         ];
         assert_eq!(
-            thinking_line(&results, ["a", "b"]).as_deref(),
+            thinking_line(&results, &["a", "b"]).as_deref(),
             Some("thinking: a 0.612 s a move (2,140 moves), b 0.300 s a move (2,098 moves)")
         );
     }
@@ -171,14 +176,39 @@ mod tests {
     #[test]
     fn no_line_without_times_and_a_bot_never_asked_says_so() {
         assert_eq!(
-            thinking_line(&[game(0, "a", [None, None])], ["a", "b"]),
+            thinking_line(&[game(0, "a", [None, None])], &["a", "b"]),
             None
         );
-        assert_eq!(thinking_line(&[], ["a", "b"]), None);
+        assert_eq!(thinking_line(&[], &["a", "b"]), None);
         let failed = game(0, "a", [thinking(1, 5), thinking(0, 0)]);
         assert_eq!(
-            thinking_line(&[failed], ["a", "b"]).as_deref(),
-            Some("thinking: a 0.005 s a move (1 move), b no moves answered")
+            thinking_line(&[failed], &["a", "b"]).as_deref(),
+            Some("thinking: a 5.000 ms a move (1 move), b no moves answered")
+        );
+    }
+
+    /// A ladder's line: every bot, each over the games of all its pairings.
+    #[test]
+    fn a_ladder_line_names_every_bot() {
+        let pairing = |game: usize, first: &str, second: &str, times: [u64; 2]| GameResult {
+            thinking: [thinking(10, times[0]), thinking(10, times[1])],
+            ..GameResult::decided(game, first, second, Winner::Draw)
+        };
+        let results = [
+            pairing(0, "a", "b", [1_000, 2_000]),
+            pairing(1, "c", "a", [3_000, 3_000]),
+            // d: 35 ms over 100 moves, under 10 ms a move.
+            GameResult {
+                thinking: [thinking(100, 35), thinking(10, 0)],
+                ..GameResult::decided(2, "d", "a", Winner::Draw)
+            },
+        ];
+        assert_eq!(
+            thinking_line(&results, &["a", "b", "c", "d"]).as_deref(),
+            Some(
+                "thinking: a 0.133 s a move (30 moves), b 0.200 s a move (10 moves), \
+                 c 0.300 s a move (10 moves), d 0.350 ms a move (100 moves)"
+            )
         );
     }
 

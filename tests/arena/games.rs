@@ -162,7 +162,7 @@ fn thinking_is_kept(out: &Path, said: &str) {
         .unwrap_or_else(|| panic!("a thinking line: {said}"));
     let parts: Vec<&str> = line["thinking: ".len()..].split(", ").collect();
     for (part, (name, count)) in parts.iter().zip([("k-a", asked[0]), ("k-b", asked[1])]) {
-        let pattern = format!(r"^{name} \d+\.\d{{3}} s a move \({count} moves\)$");
+        let pattern = format!(r"^{name} \d+\.\d{{3}} m?s a move \({count} moves\)$");
         let shape = regex::Regex::new(&pattern).expect("a pattern");
         assert!(shape.is_match(part), "{part} against {pattern} in {said}");
     }

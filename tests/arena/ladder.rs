@@ -88,6 +88,15 @@ fn round_robin_rates_every_bot_and_resumes_to_the_same_table() {
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let text = stdout(&hamle(&dir, "ladder", &words));
     assert!(text.contains("crosstable"), "{text}");
+    // Each bot's mean time a move, over its 8 games, before the rating list.
+    let thinking = text
+        .lines()
+        .find(|line| line.starts_with("thinking: "))
+        .unwrap_or_else(|| panic!("a thinking line: {text}"));
+    for bot in ["k100 ", ", k500 ", ", k3000 "] {
+        assert!(thinking.contains(bot), "{thinking}");
+    }
+    assert_eq!(thinking.matches(" a move (").count(), 3, "{thinking}");
     let ratings = read(&whole.join("ratings.txt"));
     let table = rows(&ratings);
     assert_eq!(table.len(), 3, "{ratings}");

@@ -48,6 +48,12 @@ impl Point {
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
+
+    /// The point whose [`Point::index`] is `index` (for compact tables that store points
+    /// as numbers; the caller got `index` from a point of the same board).
+    pub(crate) const fn from_index(index: u16) -> Point {
+        Point(index)
+    }
 }
 
 /// What occupies a cell of the padded grid.

@@ -1,5 +1,5 @@
-//! Tree reuse: the trees of the last search ([`KeptTrees`]) and the moves played since,
-//! and the exact check that lets the next search start under them.
+//! Tree reuse: the tree of the last search ([`KeptTrees`]) and the moves played since,
+//! and the exact check that lets the next search start under it.
 
 use crate::go::board::{Board, Point};
 use crate::go::color::Color;
@@ -9,13 +9,12 @@ use super::SearchRequest;
 use super::params::Params;
 use super::tree::{Context, Node, reroot};
 
-/// The trees of the last search, kept for the next (tree reuse), and the moves played
-/// since it.
+/// The tree of the last search, kept for the next (tree reuse), and the moves played
+/// since it. One tree whatever the threads: they all grow the same one.
 #[derive(Default)]
 pub struct KeptTrees {
     root: Option<RootKey>,
-    /// One arena a thread.
-    pub(super) arenas: Vec<Vec<Node>>,
+    pub(super) nodes: Vec<Node>,
     moves: Vec<(Color, Option<Point>)>,
 }
 
@@ -32,7 +31,6 @@ pub(super) struct RootKey {
     pub(super) opponent_passed: bool,
     /// Sorted, without repeats, the root's own key included.
     pub(super) history: Vec<u64>,
-    pub(super) threads: usize,
     pub(super) params: Params,
 }
 
@@ -49,12 +47,11 @@ impl KeptTrees {
         *self = KeptTrees::default();
     }
 
-    /// Keeps `arenas` (one a thread), the trees of a search from `root`, with no move
-    /// played since.
-    pub(super) fn keep(&mut self, root: RootKey, arenas: Vec<Vec<Node>>) {
+    /// Keeps `nodes`, the tree of a search from `root`, with no move played since.
+    pub(super) fn keep(&mut self, root: RootKey, nodes: Vec<Node>) {
         *self = KeptTrees {
             root: Some(root),
-            arenas,
+            nodes,
             moves: Vec::new(),
         };
     }
@@ -75,24 +72,13 @@ impl KeptTrees {
         }
     }
 
-    /// The kept arenas rerooted for `ctx` (one a thread, `None` for a tree that never
-    /// expanded the new root), if the kept root and the moves since lead exactly to the
-    /// context's position; else nothing. Either way the kept trees are given up.
-    pub(super) fn take_for(
-        &mut self,
-        ctx: &Context,
-        request: &SearchRequest,
-        threads: usize,
-    ) -> Option<Vec<Option<Vec<Node>>>> {
-        let KeptTrees {
-            root,
-            arenas,
-            moves,
-        } = std::mem::take(self);
+    /// The kept tree rerooted for `ctx`, if the kept root and the moves since lead
+    /// exactly to the context's position and the tree expanded the node they lead to;
+    /// else nothing. Either way the kept tree is given up.
+    pub(super) fn take_for(&mut self, ctx: &Context, request: &SearchRequest) -> Option<Vec<Node>> {
+        let KeptTrees { root, nodes, moves } = std::mem::take(self);
         let root = root?;
-        if root.threads != threads
-            || arenas.len() != threads
-            || root.komi.to_bits() != ctx.komi.to_bits()
+        if root.komi.to_bits() != ctx.komi.to_bits()
             || root.rules != *request.rules
             || root.params != ctx.params
         {
@@ -134,11 +120,6 @@ impl KeptTrees {
             return None;
         }
         let line: Vec<Option<Point>> = moves.iter().map(|&(_, mv)| mv).collect();
-        Some(
-            arenas
-                .iter()
-                .map(|arena| reroot(arena, &line, ctx))
-                .collect(),
-        )
+        reroot(&nodes, &line, ctx)
     }
 }

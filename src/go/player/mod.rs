@@ -14,7 +14,8 @@
 //! otherwise.
 //! Playout budgets count the new playouts only.
 //!
-//! - The tree (`tree.rs`) is a flat arena; a node gets its children after a few
+//! - The tree (`tree.rs`) is a flat arena shared by every search thread (`arena.rs`:
+//!   atomic nodes, lock-free, virtual loss); a node gets its children after a few
 //!   visits (`Params::expand_after`, `params.rs`), each child starting with virtual
 //!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, vital points of
 //!   small eye spaces, lines on an open board: `knowledge.rs`, with the ladder reader
@@ -35,12 +36,14 @@
 //!   stands, resign only when lost by a sizeable search and not early (see `decide`).
 //!
 //! Determinism: every random choice comes from generators seeded with
-//! [`SearchRequest::seed`] (tree `i` of a multi-threaded search uses `seed + i`), so a
-//! search limited by playouts alone gives the same result for the same (seed, threads,
-//! budget). A deadline or a stop request makes the amount of work, hence the result,
-//! depend on timing. A kept tree is a function of the searches and moves before, so a
-//! sequence of playout-limited searches is reproducible as a whole.
+//! [`SearchRequest::seed`] (thread `i` of a multi-threaded search uses `seed + i`), so a
+//! one-thread search limited by playouts alone gives the same result for the same (seed,
+//! budget). With more threads the shared tree makes what each thread sees depend on
+//! timing, as a deadline or a stop request makes the amount of work. A kept tree is a
+//! function of the searches and moves before, so a sequence of one-thread,
+//! playout-limited searches is reproducible as a whole.
 
+mod arena;
 mod criticality;
 mod dynkomi;
 mod features;
@@ -63,6 +66,7 @@ use super::color::Color;
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
+use arena::{Arena, Nodes};
 pub use dynkomi::{
     DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
 };
@@ -74,7 +78,7 @@ use knowledge::LargeBoardPruning;
 pub use learn::{LearnReport, LearnSettings, learn_patterns};
 use params::Params;
 use playout::{Amaf, Playout, Scorer, Turn};
-use tree::{Budget, Context, Node, Tree, TreeReport};
+use tree::{Budget, Context, Node, Tree, TreeReport, principal_variation, root_children};
 
 /// How long to search. Both may be set: the first one reached ends the search. With
 /// neither, [`DEFAULT_PLAYOUTS`] applies.
@@ -151,7 +155,8 @@ pub struct SearchRequest<'a> {
     pub move_number: u32,
     pub limits: SearchLimits,
     pub seed: u64,
-    /// Root-parallel trees; 0 counts as 1, more than [`MAX_THREADS`] as that.
+    /// Threads searching one shared tree; 0 counts as 1, more than [`MAX_THREADS`] as
+    /// that.
     pub threads: usize,
     /// Polled every few hundred playouts: true ends the search early (GTP
     /// `# interrupt` or `stop`).
@@ -172,7 +177,7 @@ pub struct Progress<'a> {
     pub report: &'a (dyn Fn(Snapshot) + Sync),
 }
 
-/// The search so far, as the first thread's tree sees it.
+/// The search so far (ownership as the first thread's playouts see it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
     /// Root moves in board order, pass last.
@@ -190,7 +195,7 @@ pub enum Decision {
     Resign,
 }
 
-/// Statistics of one root move (summed over threads).
+/// Statistics of one root move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootMoveStats {
     /// `None` for a pass.
@@ -226,16 +231,15 @@ pub struct SearchResult {
     /// Final-position ownership seen by the playouts, indexed by [`Point::index`]
     /// (length [`MAX_POINTS`], 0 off the board): +1 Black always owns, -1 White.
     pub ownership: Vec<f32>,
-    /// Visits the search inherited from earlier ones (tree reuse), over all threads: 0
-    /// when it started from scratch.
+    /// Visits the search inherited from earlier ones (tree reuse): 0 when it started from
+    /// scratch.
     pub reused: u64,
 }
 
-/// Cap on the tree size in nodes (40 bytes each), over all threads: about 170 MB, kept
-/// between moves with tree reuse. A power of two, so that the arena's doubling stops
-/// right at the cap.
+/// Cap on the tree size in nodes (40 bytes each): about 170 MB, kept between moves with
+/// tree reuse.
 const MAX_TREE_NODES: usize = 1 << 22;
-/// More threads than this are not useful for root parallelism and only cost memory.
+/// More threads than this only wait on each other's virtual losses.
 pub const MAX_THREADS: usize = 256;
 /// Longest principal variation reported.
 const MAX_PV: usize = 24;
@@ -290,7 +294,7 @@ fn search_with(
         opponent_passed: request.opponent_passed,
         recent_moves: request.recent_moves,
         points: &points,
-        max_nodes: MAX_TREE_NODES / threads,
+        max_nodes: MAX_TREE_NODES,
         playout_cap: playout_cap(board),
         params,
         ko,
@@ -307,17 +311,26 @@ fn search_with(
         return pass_unsearched(board, me, request.komi);
     }
 
-    let arenas = kept
+    let arena = match kept
         .as_deref_mut()
-        .and_then(|kept| kept.take_for(&ctx, request, threads))
-        .unwrap_or_default();
-    let reused = arenas
-        .iter()
-        .flatten()
-        .map(|arena| u64::from(arena[0].visits))
-        .sum();
-    let trees = run_trees(&ctx, request, threads, budget, arenas);
-    let summary = summarize(&trees, &root_moves, me, score_shift(request));
+        .and_then(|kept| kept.take_for(&ctx, request))
+    {
+        Some(nodes) => Arena::holding(&nodes, ctx.max_nodes),
+        None => Arena::new(ctx.max_nodes),
+    };
+    let reused = if arena.len() > 0 {
+        u64::from(arena.get(0).visits())
+    } else {
+        0
+    };
+    let grown = run_threads(&ctx, request, threads, budget, &arena);
+    let summary = summarize(
+        grown.nodes.as_slice(),
+        &grown.counts,
+        &root_moves,
+        me,
+        score_shift(request),
+    );
     let result = SearchResult {
         reused,
         ..decide(request, &points, summary)
@@ -330,10 +343,9 @@ fn search_with(
             rules: *request.rules,
             opponent_passed: request.opponent_passed,
             history: history.clone(),
-            threads,
             params,
         };
-        kept.keep(root, trees.into_iter().map(|t| t.nodes).collect());
+        kept.keep(root, grown.nodes);
     }
     result
 }
@@ -417,31 +429,65 @@ fn playout_cap(board: &Board) -> u32 {
     (3 * board.area()) as u32
 }
 
-/// Runs one tree per thread; thread `i` gets seed `seed + i`, the kept arena `i` if
-/// there is one, and an equal share of the new playouts (the first ones one more when
-/// they do not divide evenly).
-fn run_trees<'a>(
-    ctx: &'a Context<'a>,
+/// A finished search's tree, and what its threads counted.
+struct Grown {
+    nodes: Vec<Node>,
+    counts: Counts,
+}
+
+/// What a search's threads counted beside the tree.
+struct Counts {
+    playouts: u64,
+    /// Tree nodes traversed plus playout moves made.
+    visited: u64,
+    /// Per point index, as in [`SearchResult::ownership`].
+    ownership: Vec<f32>,
+}
+
+impl Counts {
+    /// The counts of `walkers` together.
+    fn of(walkers: &[&Tree]) -> Counts {
+        let playouts = walkers.iter().map(|w| w.playouts).sum();
+        let mut ownership = vec![0.0; MAX_POINTS];
+        if playouts > 0 {
+            for (i, o) in ownership.iter_mut().enumerate() {
+                let sum: i64 = walkers.iter().map(|w| i64::from(w.ownership[i])).sum();
+                *o = (sum as f64 / playouts as f64) as f32;
+            }
+        }
+        Counts {
+            playouts,
+            visited: walkers.iter().map(|w| w.visited).sum(),
+            ownership,
+        }
+    }
+}
+
+/// Runs `threads` walkers over the one tree in `arena`: walker `i` gets seed `seed + i`;
+/// together they run the budget's playouts exactly.
+fn run_threads(
+    ctx: &Context,
     request: &SearchRequest,
     threads: usize,
     budget: u64,
-    mut arenas: Vec<Option<Vec<Node>>>,
-) -> Vec<Tree<'a>> {
-    arenas.resize_with(threads, || None);
-    let share = |i: usize| {
-        if budget == u64::MAX {
-            u64::MAX
-        } else {
-            budget / threads as u64 + u64::from((i as u64) < budget % threads as u64)
-        }
-    };
+    arena: &Arena,
+) -> Grown {
     // Only the thread-safe parts of the request go to the threads.
-    let (seed, deadline, stop) = (request.seed, request.limits.deadline, request.stop);
+    let budget = Budget {
+        playouts: budget,
+        claimed: std::sync::atomic::AtomicU64::new(0),
+        deadline: request.limits.deadline,
+        stop: request.stop,
+    };
     let progress = request.progress;
-    let report = |tree: &Tree| {
+    let report = |walker: &Tree| {
         if let Some(progress) = progress {
+            let mut counts = Counts::of(&[walker]);
+            let claimed = budget.claimed.load(std::sync::atomic::Ordering::Relaxed);
+            counts.playouts = claimed.min(budget.playouts);
             let summary = summarize(
-                std::slice::from_ref(tree),
+                walker.arena,
+                &counts,
                 ctx.root_moves,
                 ctx.to_move,
                 score_shift(request),
@@ -453,49 +499,36 @@ fn run_trees<'a>(
             });
         }
     };
-    let grow = |i: usize, kept: Option<Vec<Node>>| {
-        let mut tree = Tree::new(ctx, seed.wrapping_add(i as u64), kept);
-        // The first tree speaks for all: summing live trees would need locks.
-        let reporter = match progress {
-            Some(p) if i == 0 => Some((p.interval, &report as &TreeReport)),
-            _ => None,
-        };
-        tree.search(&Budget {
-            playouts: share(i),
-            deadline,
-            stop,
-            report: reporter,
-        });
-        tree
-    };
-    if threads == 1 {
-        return vec![grow(0, arenas.pop().flatten())];
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = arenas
-            .into_iter()
-            .enumerate()
-            .map(|(i, kept)| {
-                let grow = &grow;
-                scope.spawn(move || grow(i, kept))
+    let reporter = progress.map(|p| (p.interval, &report as &TreeReport));
+    // The first walker plants the root before the others look at it.
+    let seed = request.seed;
+    let mut first = Tree::new(ctx, arena, seed, 0);
+    let walkers = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads)
+            .map(|i| {
+                let budget = &budget;
+                scope.spawn(move || {
+                    let mut walker = Tree::new(ctx, arena, seed.wrapping_add(i as u64), i);
+                    walker.search(budget, None);
+                    walker
+                })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| match h.join() {
-                Ok(tree) => tree,
+        first.search(&budget, reporter);
+        let mut walkers = vec![first];
+        for handle in others {
+            match handle.join() {
+                Ok(walker) => walkers.push(walker),
                 Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
-    })
-}
-
-/// What the trees found at the root, over all of them.
-struct Summary {
-    root_moves: Vec<RootMoveStats>,
-    playouts: u64,
-    nodes: u64,
-    ownership: Vec<f32>,
+            }
+        }
+        walkers
+    });
+    let walkers: Vec<&Tree> = walkers.iter().collect();
+    Grown {
+        nodes: arena.to_nodes(),
+        counts: Counts::of(&walkers),
+    }
 }
 
 /// What turns a Black margin counted with the search's komi into one counted with the
@@ -509,70 +542,69 @@ fn search_komi(request: &SearchRequest) -> f32 {
     request.search_komi.unwrap_or(request.komi)
 }
 
-/// The trees' root statistics added up; scores are turned to `me`'s side and to the
-/// game's komi (`shift` added to Black's margins, see [`score_shift`]).
-fn summarize(trees: &[Tree], moves: &[Option<Point>], me: Color, shift: f64) -> Summary {
-    let playouts: u64 = trees.iter().map(|t| t.playouts).sum();
-    let nodes = trees.iter().map(|t| t.visited).sum();
-    let mine = |black_margin: f64| match me {
-        Color::Black => (black_margin + shift) as f32,
-        Color::White => -(black_margin + shift) as f32,
+/// What the tree found at the root.
+struct Summary {
+    root_moves: Vec<RootMoveStats>,
+    playouts: u64,
+    nodes: u64,
+    ownership: Vec<f32>,
+}
+
+/// The root's statistics in `tree`, with the threads' `counts`; scores are turned to
+/// `me`'s side and to the game's komi (`shift` added to Black's margins, see
+/// [`score_shift`]).
+fn summarize(
+    tree: &(impl Nodes + ?Sized),
+    counts: &Counts,
+    moves: &[Option<Point>],
+    me: Color,
+    shift: f64,
+) -> Summary {
+    let mine = |black_margin: f32| match me {
+        Color::Black => (f64::from(black_margin) + shift) as f32,
+        Color::White => -(f64::from(black_margin) + shift) as f32,
     };
-    // Visit-weighted mean of the trees' node means.
-    let mean_score = |nodes: &mut dyn Iterator<Item = &Node>| {
-        let (mut visits, mut sum) = (0u64, 0f64);
-        for n in nodes {
-            visits += u64::from(n.visits);
-            sum += f64::from(n.score) * f64::from(n.visits);
-        }
-        (visits > 0).then(|| mine(sum / visits as f64))
+    let root = tree.node(0);
+    let root_score = if root.visits > 0 {
+        mine(root.score)
+    } else {
+        0.0
     };
-    let root_score = mean_score(&mut trees.iter().map(|t| &t.nodes[0])).unwrap_or(0.0);
+    let children = root_children(tree);
     let root_moves = moves
         .iter()
+        .zip(children.clone())
         .enumerate()
-        .map(|(i, &mv)| {
-            let (mut visits, mut wins, mut amaf_visits, mut amaf_wins) = (0u64, 0f64, 0u64, 0f64);
-            for t in trees {
-                let n = &t.root_children()[i];
-                visits += u64::from(n.visits);
-                wins += n.wins();
-                amaf_visits += u64::from(n.amaf_visits);
-                amaf_wins += n.amaf_wins();
-            }
-            // The line from the tree that looked at this move the most.
-            let principal_variation = trees
-                .iter()
-                .max_by_key(|t| t.root_children()[i].visits)
-                .map(|t| t.principal_variation(i, MAX_PV))
-                .unwrap_or_default();
-            let rate = |w: f64, n: u64| if n == 0 { 0.5 } else { (w / n as f64) as f32 };
-            let score_lead =
-                mean_score(&mut trees.iter().map(|t| &t.root_children()[i])).unwrap_or(root_score);
+        .map(|(i, (&mv, c))| {
+            let n = tree.node(c);
+            let rate = |w: f64, n: u32| {
+                if n == 0 {
+                    0.5
+                } else {
+                    (w / f64::from(n)) as f32
+                }
+            };
             RootMoveStats {
                 mv,
-                visits,
-                win_rate: rate(wins, visits),
-                amaf_visits,
-                amaf_win_rate: rate(amaf_wins, amaf_visits),
-                prior: trees.first().map_or(0.5, |t| t.root_children()[i].prior()),
-                score_lead,
-                principal_variation,
+                visits: u64::from(n.visits),
+                win_rate: rate(n.wins(), n.visits),
+                amaf_visits: u64::from(n.amaf_visits),
+                amaf_win_rate: rate(n.amaf_wins(), n.amaf_visits),
+                prior: n.prior(),
+                score_lead: if n.visits > 0 {
+                    mine(n.score)
+                } else {
+                    root_score
+                },
+                principal_variation: principal_variation(tree, i, MAX_PV),
             }
         })
         .collect();
-    let mut ownership = vec![0.0; MAX_POINTS];
-    if playouts > 0 {
-        for (i, o) in ownership.iter_mut().enumerate() {
-            let sum: i64 = trees.iter().map(|t| i64::from(t.ownership[i])).sum();
-            *o = (sum as f64 / playouts as f64) as f32;
-        }
-    }
     Summary {
         root_moves,
-        playouts,
-        nodes,
-        ownership,
+        playouts: counts.playouts,
+        nodes: counts.visited,
+        ownership: counts.ownership.clone(),
     }
 }
 

@@ -365,7 +365,6 @@ fn same_seed_same_search_and_seeds_matter() {
     let a = run(7, 1);
     let b = run(7, 1);
     assert_eq!(a, b);
-    assert_eq!(run(7, 2), run(7, 2));
     // Some other seed gives other statistics (the move itself may well be the same).
     assert!((8..12).any(|seed| run(seed, 1).root_moves != a.root_moves));
 }

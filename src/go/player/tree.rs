@@ -1,11 +1,12 @@
 //! One search tree: UCT with RAVE over a flat arena of nodes, and the simulations that
 //! grow it.
 //!
-//! Nodes live in a `Vec` and refer to their children by index: the children of a node
-//! are contiguous, allocated together when the node is expanded, so a tree is one
-//! allocation that grows and no node is ever freed during a search. Between searches
-//! [`reroot`] copies the subtree under the moves played into a fresh arena, so that the
-//! next search starts from what this one learnt (tree reuse).
+//! Nodes live in an [`Arena`] (`arena.rs`) that every search thread shares, and refer
+//! to their children by index: the children of a node are contiguous, allocated together
+//! when the node is expanded, and no node is ever freed during a search. A [`Tree`] is
+//! one thread's walker over it, with its own board and playout generator. Between
+//! searches [`reroot`] copies the subtree under the moves played into a fresh arena, so
+//! that the next search starts from what this one learnt (tree reuse).
 //!
 //! Superko inside the tree: a node's children leave out the moves that recreate a
 //! position (or situation) of the game's history or of the path from the root to the
@@ -13,12 +14,14 @@
 //! check is exact for it; a node reached by another order of moves is another node with
 //! its own check. Playouts know simple ko only: their cycles end at the move cap.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
+use super::arena::{Arena, Children, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
 use super::gammas::Gammas;
 use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, pass_prior};
@@ -37,7 +40,9 @@ fn half_reward_for(color: Color, black_half_reward: u32) -> u32 {
     }
 }
 
-#[derive(Clone, Debug)]
+/// One node's plain copy: a finished tree, a kept tree, a report (see [`SharedNode`]
+/// for the live one).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Node {
     /// The move leading here; `None` for a pass (and for the root).
     pub(crate) mv: Option<Point>,
@@ -55,8 +60,8 @@ pub(crate) struct Node {
     /// a running mean: a sum in `f32` would stop counting single points after a few
     /// hundred thousand visits.
     pub(crate) score: f32,
-    prior_visits: f32,
-    prior_wins: f32,
+    pub(crate) prior_visits: f32,
+    pub(crate) prior_wins: f32,
 }
 
 impl Node {
@@ -82,14 +87,6 @@ impl Node {
 
     pub(crate) fn amaf_wins(&self) -> f64 {
         f64::from(self.amaf_half_wins) / 2.0
-    }
-
-    /// Counts one simulation through the node: `half_reward` for the player who made
-    /// `mv`, `black_margin` for the running mean score.
-    fn add_visit(&mut self, half_reward: u32, black_margin: f32) {
-        self.visits += 1;
-        self.score += (black_margin - self.score) / self.visits as f32;
-        self.half_wins += half_reward;
     }
 
     /// The prior's win rate: how much the heuristics like the move.
@@ -142,16 +139,25 @@ impl Context<'_> {
     }
 }
 
-/// When a tree stops growing.
-/// What a search hands its tree to while it runs.
+/// What a search hands its first thread's walker to while it runs.
 pub(crate) type TreeReport<'a> = dyn Fn(&Tree) + Sync + 'a;
 
+/// When the tree stops growing: shared by every thread of the search.
 pub(crate) struct Budget<'a> {
+    /// New playouts over all threads.
     pub(crate) playouts: u64,
+    /// Playouts the threads have claimed so far: each claims one before it runs it, so
+    /// the budget is exact whatever the threads.
+    pub(crate) claimed: AtomicU64,
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a (dyn Fn() -> bool + Sync),
-    /// Every `interval`, hand the tree to the callback (checked when the stop flag is).
-    pub(crate) report: Option<(Duration, &'a TreeReport<'a>)>,
+}
+
+impl Budget<'_> {
+    /// Claims one playout: false once the budget is spent.
+    fn claim(&self) -> bool {
+        self.claimed.fetch_add(1, Ordering::Relaxed) < self.playouts
+    }
 }
 
 /// Poll the clock every this many playouts (cheap, but not free on every playout).
@@ -160,10 +166,13 @@ const DEADLINE_POLL: u64 = 16;
 /// soon as a command arrives, and the engine's callbacks only read atomic flags.
 const STOP_POLL: u64 = 16;
 
-/// One tree and the scratch space its simulations use.
+/// One thread's walker over the shared tree, and the scratch space its simulations use.
 pub(crate) struct Tree<'a> {
     ctx: &'a Context<'a>,
-    pub(crate) nodes: Vec<Node>,
+    pub(crate) arena: &'a Arena,
+    /// The search's first walker: it reports, and it gives the root's children their
+    /// criticality bonus (once for the tree, not once a thread).
+    first: bool,
     board: Board,
     playout: Playout,
     amaf: Amaf,
@@ -180,18 +189,21 @@ pub(crate) struct Tree<'a> {
     /// Owners and winners of this tree's playouts, counted only when
     /// `Params::criticality_prior` is on.
     criticality: Criticality,
+    /// Scratch: the children being made (move, prior visits, prior wins).
+    made: Vec<(Option<Point>, f32, f32)>,
     /// Scratch: the learned strengths of the children being made.
     strengths: Vec<f32>,
 }
 
 impl<'a> Tree<'a> {
-    /// A tree for `ctx`'s root: `kept` is an arena [`reroot`] made for this context (the
-    /// root's children are `ctx.root_moves` in order), else the tree starts empty.
-    pub(crate) fn new(ctx: &'a Context<'a>, seed: u64, kept: Option<Vec<Node>>) -> Tree<'a> {
-        let reused = kept.is_some();
+    /// Walker `index` of a search of `ctx` over `arena`: an arena [`reroot`] made for this
+    /// context (the root's children are `ctx.root_moves` in order), or an empty one, whose
+    /// root the first walker plants (make it before the others start).
+    pub(crate) fn new(ctx: &'a Context<'a>, arena: &'a Arena, seed: u64, index: usize) -> Tree<'a> {
         let mut tree = Tree {
             ctx,
-            nodes: kept.unwrap_or_else(|| Vec::with_capacity(1024)),
+            arena,
+            first: index == 0,
             board: ctx.root.clone(),
             playout: Playout::new(seed, ctx.suicide_allowed, &ctx.params),
             amaf: Amaf::new(),
@@ -202,24 +214,25 @@ impl<'a> Tree<'a> {
             visited: 0,
             ownership: vec![0; MAX_POINTS],
             criticality: Criticality::new(),
+            made: Vec::new(),
             strengths: Vec::new(),
         };
         if let Some(lead) = ctx.root.area().checked_div(ctx.params.mercy_fraction) {
             // At most 625: fits u32.
             tree.playout.mercy = lead as u32;
         }
-        if !reused {
-            tree.nodes.push(Node::new(None, 0.0, 0.0));
+        if index == 0 && arena.len() == 0 && arena.alloc(1).is_some() {
             tree.expand(0, ctx.to_move, None, None);
         }
         tree
     }
 
-    /// Runs simulations until the budget is spent, the deadline passes or `stop` says so.
-    pub(crate) fn search(&mut self, budget: &Budget) {
+    /// Runs simulations until the budget is spent, the deadline passes or `stop` says so;
+    /// every `interval` hands the walker to `report` (checked when the stop flag is).
+    pub(crate) fn search(&mut self, budget: &Budget, report: Option<(Duration, &TreeReport)>) {
         let mut last_report = Instant::now();
-        while self.playouts < budget.playouts {
-            if let Some((interval, report)) = budget.report
+        loop {
+            if let Some((interval, report)) = report
                 && self.playouts.is_multiple_of(STOP_POLL)
                 && last_report.elapsed() >= interval
             {
@@ -234,33 +247,15 @@ impl<'a> Tree<'a> {
             if self.playouts.is_multiple_of(STOP_POLL) && (budget.stop)() {
                 break;
             }
+            if !budget.claim() {
+                break;
+            }
             self.simulate();
         }
     }
 
-    /// The root's children (one per root move, in `Context::root_moves` order).
-    pub(crate) fn root_children(&self) -> &[Node] {
-        &self.nodes[self.nodes[0].children()]
-    }
-
-    /// The most visited line below root child `i`, the child's own move first; stops at
-    /// the first pass or unvisited node.
-    pub(crate) fn principal_variation(&self, i: usize, max_len: usize) -> Vec<Point> {
-        let mut pv = Vec::new();
-        let mut node = self.nodes[0].first_child as usize + i;
-        while pv.len() < max_len {
-            let n = &self.nodes[node];
-            let Some(p) = n.mv else { break };
-            if n.visits == 0 {
-                break;
-            }
-            pv.push(p);
-            let Some(next) = n.children().max_by_key(|&c| self.nodes[c].visits) else {
-                break;
-            };
-            node = next;
-        }
-        pv
+    fn node(&self, index: usize) -> &'a SharedNode {
+        self.arena.get(index)
     }
 
     fn simulate(&mut self) {
@@ -276,10 +271,17 @@ impl<'a> Tree<'a> {
         let mut node = 0;
         let mut terminal = false;
         loop {
-            if self.nodes[node].num_children == 0
-                && (self.nodes[node].visits < ctx.params.expand_after
-                    || !self.expand(node, color, prior_last, prior_before_last))
-            {
+            let here = self.node(node);
+            let leaf = match here.children() {
+                Children::At { .. } => false,
+                // Another thread is making the children: a playout from here this once.
+                Children::Expanding => true,
+                Children::Leaf => {
+                    here.visits() < ctx.params.expand_after
+                        || !self.expand(node, color, prior_last, prior_before_last)
+                }
+            };
+            if leaf {
                 break;
             }
             let child = self.select(node);
@@ -352,13 +354,11 @@ impl<'a> Tree<'a> {
         let (scorer, board) = (&self.scorer, &self.board);
         self.criticality
             .record(self.ctx.points, |p| scorer.owner(board, p), winner);
-        if self.criticality.playouts() == CRITICALITY_READY {
+        if self.first && self.criticality.playouts() == CRITICALITY_READY {
             let full = self.ctx.params.criticality_prior;
-            for c in self.nodes[0].children() {
-                if let Some(p) = self.nodes[c].mv {
-                    let bonus = self.criticality.bonus(p, full);
-                    self.nodes[c].prior_visits += bonus;
-                    self.nodes[c].prior_wins += bonus;
+            for c in self.node(0).child_range() {
+                if let Some(p) = self.node(c).mv() {
+                    self.node(c).add_prior_wins(self.criticality.bonus(p, full));
                 }
             }
         }
@@ -378,7 +378,9 @@ impl<'a> Tree<'a> {
     fn step(&mut self, child: usize, color: Color) -> Option<Point> {
         // The path holds the root and one node a move: at most a few hundred.
         let ply = (self.path.len() - 1) as u32;
-        let mv = self.nodes[child].mv;
+        let node = self.node(child);
+        node.enter();
+        let mv = node.mv();
         match mv {
             Some(p) => {
                 self.board.play(color, p);
@@ -410,55 +412,61 @@ impl<'a> Tree<'a> {
     fn backup(&mut self, black_half_reward: u32, black_margin: f32) {
         let mut color = self.ctx.to_move;
         for d in 0..self.path.len() {
-            let n = self.path[d] as usize;
-            let node = &mut self.nodes[n];
+            let node = self.node(self.path[d] as usize);
             // The node's move was made by the opponent of the side to move there.
             node.add_visit(
                 half_reward_for(color.opponent(), black_half_reward),
                 black_margin,
             );
+            if d > 0 {
+                node.leave();
+            }
             let reward = half_reward_for(color, black_half_reward);
-            for c in node.children() {
-                let child = &mut self.nodes[c];
-                if let Some(p) = child.mv
+            for c in node.child_range() {
+                let child = self.node(c);
+                if let Some(p) = child.mv()
                     && self.amaf.played_first(p, color, d as u32)
                 {
-                    child.amaf_visits += 1;
-                    child.amaf_half_wins += reward;
+                    child.add_amaf(reward);
                 }
             }
             color = color.opponent();
         }
     }
 
-    /// The child maximising the RAVE-blended mean plus a small UCB term.
+    /// The child (of an expanded `node`) maximising the RAVE-blended mean plus a small
+    /// UCB term. Simulations of other threads still under a child count as lost visits
+    /// of it (virtual loss), so that threads spread out.
     fn select(&self, node: usize) -> usize {
         let params = &self.ctx.params;
-        let parent = &self.nodes[node];
+        let parent = self.node(node);
+        let children = parent.child_range();
+        let parent_visits = parent.visits();
         if node == 0 {
             // The pass has a poor prior and no AMAF statistics, so without exploration
             // it would never be tried; the pass decision needs a measured win rate.
             // One simulation in 32 goes to it until it has ROOT_PASS_VISITS.
-            let pass = parent.children().end - 1;
-            if self.nodes[pass].visits < ROOT_PASS_VISITS && parent.visits % 32 == 31 {
+            let pass = children.end - 1;
+            if self.node(pass).visits() < ROOT_PASS_VISITS && parent_visits % 32 == 31 {
                 return pass;
             }
         }
-        let log_parent = ((parent.visits + 1) as f32).ln();
-        let mut best = parent.first_child as usize;
+        let log_parent = ((parent_visits + 1) as f32).ln();
+        let mut best = children.start;
         let mut best_value = f32::NEG_INFINITY;
-        for c in parent.children() {
-            let child = &self.nodes[c];
-            let n = child.visits as f32 + child.prior_visits;
+        for c in children {
+            let child = self.node(c);
+            let n = (child.visits() + child.in_flight()) as f32 + child.prior_visits();
             let q = if n > 0.0 {
-                (child.half_wins as f32 * 0.5 + child.prior_wins) / n
+                (child.half_wins() as f32 * 0.5 + child.prior_wins()) / n
             } else {
                 0.5
             };
-            let value = if child.amaf_visits > 0 {
-                let an = child.amaf_visits as f32;
+            let amaf_visits = child.amaf_visits();
+            let value = if amaf_visits > 0 {
+                let an = amaf_visits as f32;
                 let beta = an / (an + n + n * an / params.rave_equivalence);
-                (1.0 - beta) * q + beta * (child.amaf_half_wins as f32 * 0.5 / an)
+                (1.0 - beta) * q + beta * (child.amaf_half_wins() as f32 * 0.5 / an)
             } else {
                 q
             };
@@ -475,19 +483,18 @@ impl<'a> Tree<'a> {
         best
     }
 
-    /// Gives the children made from `first` on (no pass among them) the learned prior:
-    /// each its strength over the best one's.
+    /// Gives the children being made ([`Tree::made`], no pass among them yet) the learned
+    /// prior: each its strength over the best one's.
     fn add_learned_priors(
         &mut self,
-        first: usize,
         color: Color,
         last: Option<Point>,
         before_last: Option<Point>,
     ) {
         let gammas = Gammas::active();
         self.strengths.clear();
-        for node in &self.nodes[first..] {
-            if let Some(p) = node.mv {
+        for &(mv, _, _) in &self.made {
+            if let Some(p) = mv {
                 let strength = gammas.strength(&self.board, color, p, last, before_last);
                 self.strengths.push(strength);
             }
@@ -497,10 +504,10 @@ impl<'a> Tree<'a> {
             .iter()
             .copied()
             .fold(f32::MIN_POSITIVE, f32::max);
-        for (node, &strength) in self.nodes[first..].iter_mut().zip(&self.strengths) {
+        for (made, &strength) in self.made.iter_mut().zip(&self.strengths) {
             let (visits, wins) = learned_prior(&self.ctx.params, strength / best);
-            node.prior_visits += visits;
-            node.prior_wins += wins;
+            made.1 += visits;
+            made.2 += wins;
         }
     }
 
@@ -516,12 +523,13 @@ impl<'a> Tree<'a> {
         let mut last = None;
         let mut before_last = None;
         for &mv in line {
-            if self.nodes[node].num_children == 0 {
+            if self.node(node).children() == Children::Leaf {
                 assert!(self.expand(node, color, last, before_last), "tree full");
             }
-            let child = self.nodes[node]
-                .children()
-                .find(|&c| self.nodes[c].mv == mv)
+            let child = self
+                .node(node)
+                .child_range()
+                .find(|&c| self.node(c).mv() == mv)
                 .unwrap_or_else(|| panic!("{mv:?} is not a child"));
             self.step(child, color);
             node = child;
@@ -529,17 +537,17 @@ impl<'a> Tree<'a> {
             last = mv;
             color = color.opponent();
         }
-        if self.nodes[node].num_children == 0 {
+        if self.node(node).children() == Children::Leaf {
             assert!(self.expand(node, color, last, before_last), "tree full");
         }
-        self.nodes[node]
-            .children()
-            .map(|c| self.nodes[c].mv)
+        (self.node(node).child_range())
+            .map(|c| self.node(c).mv())
             .collect()
     }
 
     /// Gives `node` its children, for `color` to move on the current board after `last`
-    /// and `before_last` (`None`: a pass, or before the root); false if the tree is full.
+    /// and `before_last` (`None`: a pass, or before the root); false if the tree is full
+    /// or another thread is expanding the node.
     fn expand(
         &mut self,
         node: usize,
@@ -548,43 +556,90 @@ impl<'a> Tree<'a> {
         before_last: Option<Point>,
     ) -> bool {
         let ctx = self.ctx;
-        let first = self.nodes.len();
         // The root is always expanded: the search reports on its children.
-        if node != 0 && first + self.board.empty_points().len() + 1 > ctx.max_nodes {
+        if node != 0 && self.arena.len() + self.board.empty_points().len() + 1 > ctx.max_nodes {
             return false;
         }
+        if !self.node(node).start_expanding() {
+            return false;
+        }
+        self.made.clear();
         if node == 0 {
             let best = root_best_strength(ctx);
             for &mv in ctx.root_moves {
-                self.nodes.push(root_child(ctx, mv, best));
+                let child = root_child(ctx, mv, best);
+                self.made.push((mv, child.prior_visits, child.prior_wins));
             }
         } else {
-            let pruning = LargeBoardPruning::of(&self.board);
-            for i in 0..self.board.empty_points().len() {
-                let p = self.board.empty_points()[i];
-                if self.board.is_legal(color, p, ctx.suicide_allowed)
-                    && !self.board.is_eye_like(color, p)
-                    && !self.board.is_suicide(color, p)
-                    && !self.repeats(color, p)
-                    && !pruning.is_some_and(|pruning| pruning.skips(&self.board, color, p))
-                {
-                    let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
-                    let bonus = self.criticality.bonus(p, ctx.params.criticality_prior);
-                    self.nodes.push(Node::new(Some(p), pv + bonus, pw + bonus));
-                }
-            }
-            if ctx.params.learned_prior > 0.0 {
-                self.add_learned_priors(first, color, last, before_last);
-            }
-            let (pv, pw) = pass_prior(&ctx.params, last.is_none());
-            self.nodes.push(Node::new(None, pv, pw));
+            self.make_children(color, last, before_last);
         }
-        let count = self.nodes.len() - first;
-        // At most 625 points plus a pass, and the arena is capped far below u32::MAX.
-        self.nodes[node].first_child = first as u32;
-        self.nodes[node].num_children = count as u16;
+        let count = self.made.len();
+        let Some(first) = self.arena.alloc(count) else {
+            self.node(node).abandon();
+            return false;
+        };
+        for (i, &(mv, prior_visits, prior_wins)) in self.made.iter().enumerate() {
+            self.node(first + i)
+                .store(&Node::new(mv, prior_visits, prior_wins));
+        }
+        self.node(node).publish(first, count);
         true
     }
+
+    /// The children of a node below the root into [`Tree::made`]: every move the
+    /// tree allows `color` on the current board, then the pass.
+    fn make_children(&mut self, color: Color, last: Option<Point>, before_last: Option<Point>) {
+        let ctx = self.ctx;
+        let pruning = LargeBoardPruning::of(&self.board);
+        for i in 0..self.board.empty_points().len() {
+            let p = self.board.empty_points()[i];
+            if self.board.is_legal(color, p, ctx.suicide_allowed)
+                && !self.board.is_eye_like(color, p)
+                && !self.board.is_suicide(color, p)
+                && !self.repeats(color, p)
+                && !pruning.is_some_and(|pruning| pruning.skips(&self.board, color, p))
+            {
+                let (pv, pw) = move_prior(&ctx.params, &self.board, color, p, last);
+                let bonus = self.criticality.bonus(p, ctx.params.criticality_prior);
+                self.made.push((Some(p), pv + bonus, pw + bonus));
+            }
+        }
+        if ctx.params.learned_prior > 0.0 {
+            self.add_learned_priors(color, last, before_last);
+        }
+        let (pv, pw) = pass_prior(&ctx.params, last.is_none());
+        self.made.push((None, pv, pw));
+    }
+}
+
+/// The root's children's indices in a tree's nodes (one per root move, in
+/// `Context::root_moves` order).
+pub(crate) fn root_children(nodes: &(impl Nodes + ?Sized)) -> std::ops::Range<usize> {
+    nodes.node(0).children()
+}
+
+/// The most visited line below root child `i`, the child's own move first; stops at
+/// the first pass or unvisited node.
+pub(crate) fn principal_variation(
+    nodes: &(impl Nodes + ?Sized),
+    i: usize,
+    max_len: usize,
+) -> Vec<Point> {
+    let mut pv = Vec::new();
+    let mut node = nodes.node(0).first_child as usize + i;
+    while pv.len() < max_len {
+        let n = nodes.node(node);
+        let Some(p) = n.mv else { break };
+        if n.visits == 0 {
+            break;
+        }
+        pv.push(p);
+        let Some(next) = n.children().max_by_key(|&c| nodes.node(c).visits) else {
+            break;
+        };
+        node = next;
+    }
+    pv
 }
 
 /// A new child of the root for `mv` (the root's move list is the caller's, who checked
@@ -693,8 +748,10 @@ mod tests {
         let mut node = Node::new(None, 0.0, 0.0);
         node.visits = 1 << 25;
         node.half_wins = 2 << 25;
-        node.add_visit(2, 0.0);
-        node.add_visit(1, 0.0);
+        let arena = Arena::holding(&[node], 1);
+        arena.get(0).add_visit(2, 0.0);
+        arena.get(0).add_visit(1, 0.0);
+        let node = arena.get(0).load();
         assert_eq!(node.visits, (1 << 25) + 2);
         assert_eq!(node.wins(), f64::from(1u32 << 25) + 1.5);
         assert_eq!(half_reward_for(Color::White, 2), 0);

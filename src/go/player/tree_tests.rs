@@ -60,7 +60,8 @@ fn with_tree<R>(
         ko,
         history,
     };
-    let mut tree = Tree::new(&ctx, 1, None);
+    let arena = Arena::new(ctx.max_nodes);
+    let mut tree = Tree::new(&ctx, &arena, 1, 0);
     check(&mut tree)
 }
 
@@ -152,7 +153,7 @@ fn a_kept_tree_continues_under_the_moves_played() {
         panic!("expected a move, got {:?}", first.decision);
     };
     // The reply the tree looked at most below the move played, and its visits.
-    let arena = &kept.arenas[0];
+    let arena = &kept.nodes;
     let c1 = arena[0]
         .children()
         .find(|&c| arena[c].mv == Some(m1))
@@ -179,11 +180,11 @@ fn a_kept_tree_continues_under_the_moves_played() {
     assert_eq!(second.reused, u64::from(visits));
     // The budget counts new playouts; the statistics hold the old ones too.
     assert_eq!(second.playouts, 500);
-    assert_eq!(kept.arenas[0][0].visits, visits + 500);
+    assert_eq!(kept.nodes[0].visits, visits + 500);
     let total: u64 = second.root_moves.iter().map(|m| m.visits).sum();
     assert!(total > 500, "{total}");
     // The new root's children are the root moves, in their order.
-    let arena = &kept.arenas[0];
+    let arena = &kept.nodes;
     let children: Vec<Option<Point>> = arena[0].children().map(|c| arena[c].mv).collect();
     let moves: Vec<Option<Point>> = second.root_moves.iter().map(|m| m.mv).collect();
     assert_eq!(children, moves);
@@ -292,5 +293,55 @@ fn searches_with_kept_trees_are_reproducible() {
         "{:?}",
         once.iter().map(|r| r.reused).collect::<Vec<_>>()
     );
-    assert_eq!(run(2), run(2));
+    // Threads share one tree, so their searches depend on timing; what they keep is
+    // still one tree holding every playout, and it is reused.
+    let shared = run(2);
+    assert!(shared.iter().all(|r| r.playouts == 600));
+    assert!(shared[1..].iter().all(|r| r.reused > 0));
+}
+
+#[test]
+fn threads_grow_one_shared_tree() {
+    let rules = chinese();
+    let board = Board::new(9).expect("9x9");
+    let mut kept = KeptTrees::new();
+    let mut req = request(&board, Color::Black, &rules, 900);
+    req.threads = 3;
+    let result = search_keeping(&req, &mut kept);
+    assert_eq!(result.playouts, 900);
+    // One tree whose root counts every thread's playouts (root parallelism kept one
+    // tree a thread, each with a third of them).
+    assert_eq!(kept.nodes[0].visits, 900);
+    let visits: u64 = result.root_moves.iter().map(|m| m.visits).sum();
+    assert_eq!(visits, 900);
+    // The same tree serves a search with another number of threads.
+    kept.advance(Color::Black, result.principal_variation.first().copied());
+    let mut after = board.clone();
+    if let Some(&p) = result.principal_variation.first() {
+        after.play(Color::Black, p);
+    }
+    let history = [board.hash(), after.hash()];
+    let mut next = request(&after, Color::White, &rules, 100);
+    next.history = &history;
+    assert!(search_keeping(&next, &mut kept).reused > 0);
+}
+
+#[test]
+fn a_finished_search_leaves_no_virtual_loss_behind() {
+    let board = Board::new(9).expect("9x9");
+    with_tree(&board, Color::Black, KoRule::Simple, &[], |tree| {
+        let budget = Budget {
+            playouts: 300,
+            claimed: std::sync::atomic::AtomicU64::new(0),
+            deadline: None,
+            stop: &|| false,
+        };
+        tree.search(&budget, None);
+        assert_eq!(tree.playouts, 300);
+        let arena = tree.arena;
+        assert!(arena.len() > 100, "{}", arena.len());
+        assert_eq!(arena.get(0).visits(), 300);
+        // Every step into a node is matched by a step back out.
+        assert!((0..arena.len()).all(|i| arena.get(i).in_flight() == 0));
+    });
 }

@@ -1,0 +1,374 @@
+//! The nodes of one search tree, shared by every search thread: a lock-free arena of
+//! atomic nodes.
+//!
+//! Every thread of a search walks the same tree (Pachi's and Fuego's shared tree, not
+//! one tree a thread): a simulation counts itself on the nodes of its path as it goes
+//! down (virtual loss, [`SharedNode::in_flight`]), so that threads spread over the
+//! moves instead of all running the same line, and adds its result on the way back.
+//!
+//! Nothing here locks. The statistics are atomics updated with relaxed ordering: two
+//! threads adding at once both count, and the running means ([`f32`] bits) may now and
+//! then lose an update, which only blurs a mean that thousands of visits make. A node's
+//! children are published by one atomic word ([`SharedNode::children`]): the thread
+//! that wins it (compare-and-swap from "leaf" to "expanding") writes the children, then
+//! stores their range with release ordering; a thread that reads the range with acquire
+//! ordering sees the children complete, and a thread that finds the node expanding
+//! treats it as a leaf this once.
+//!
+//! Nodes live in chunks allocated when first touched, so a small search costs a small
+//! allocation and a long one grows up to its cap without moving a node. With one thread
+//! the search does exactly what a plain arena would: the same seed gives the same tree.
+
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicUsize};
+
+use crate::go::board::Point;
+
+use super::tree::Node;
+
+/// Nodes a chunk: 160 KB, a few times what a 19×19 expansion takes.
+const CHUNK_BITS: usize = 12;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// [`SharedNode::children`] of a node another thread is expanding right now.
+const EXPANDING: u64 = u64::MAX;
+
+/// A node's children as [`SharedNode::children`] says.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Children {
+    /// Not expanded (yet).
+    Leaf,
+    /// Another thread is writing them.
+    Expanding,
+    /// `count` nodes from `first` on.
+    At { first: usize, count: usize },
+}
+
+/// One node, readable and writable by every thread at once. [`Node`] is its plain copy.
+#[derive(Default)]
+pub(crate) struct SharedNode {
+    /// The move leading here as [`Point::index`], 0 ([`Point::NONE`]) for a pass or the
+    /// root: written once, before the node is published.
+    mv: AtomicU16,
+    /// Simulations that have stepped into the node and not yet come back: each counts
+    /// as a lost visit while it runs (virtual loss). At most one a thread.
+    in_flight: AtomicU16,
+    /// 0: a leaf; [`EXPANDING`]; else the first child's index times 2^16 plus the count.
+    children: AtomicU64,
+    visits: AtomicU32,
+    half_wins: AtomicU32,
+    amaf_visits: AtomicU32,
+    amaf_half_wins: AtomicU32,
+    /// `f32` bits of [`Node::score`], of [`Node::prior_visits`], of [`Node::prior_wins`].
+    score: AtomicU32,
+    prior_visits: AtomicU32,
+    prior_wins: AtomicU32,
+}
+
+fn load_f32(cell: &AtomicU32) -> f32 {
+    f32::from_bits(cell.load(Relaxed))
+}
+
+fn store_f32(cell: &AtomicU32, value: f32) {
+    cell.store(value.to_bits(), Relaxed);
+}
+
+fn encode_move(mv: Option<Point>) -> u16 {
+    // Board indices stay below MAX_POINTS (a few hundred), so they fit 16 bits.
+    mv.map_or(0, |p| p.index() as u16)
+}
+
+fn decode_move(raw: u16) -> Option<Point> {
+    (raw != 0).then(|| Point::from_index(raw))
+}
+
+impl SharedNode {
+    pub(crate) fn mv(&self) -> Option<Point> {
+        decode_move(self.mv.load(Relaxed))
+    }
+
+    pub(crate) fn children(&self) -> Children {
+        match self.children.load(Acquire) {
+            0 => Children::Leaf,
+            EXPANDING => Children::Expanding,
+            word => Children::At {
+                first: (word >> 16) as usize,
+                count: (word & 0xFFFF) as usize,
+            },
+        }
+    }
+
+    /// The children's indices (empty unless expanded).
+    pub(crate) fn child_range(&self) -> std::ops::Range<usize> {
+        match self.children() {
+            Children::At { first, count } => first..first + count,
+            Children::Leaf | Children::Expanding => 0..0,
+        }
+    }
+
+    /// Claims the node for expansion: true for the one thread that may write its
+    /// children (it must then [`SharedNode::publish`] or [`SharedNode::abandon`]).
+    pub(crate) fn start_expanding(&self) -> bool {
+        self.children
+            .compare_exchange(0, EXPANDING, Acquire, Relaxed)
+            .is_ok()
+    }
+
+    /// Publishes the children written at `first..first + count` (count above 0).
+    pub(crate) fn publish(&self, first: usize, count: usize) {
+        // At most 625 points plus a pass fit 16 bits; the arena's indices fit 48.
+        self.children
+            .store(((first as u64) << 16) | count as u64, Release);
+    }
+
+    /// Gives up an expansion (the tree is full): the node is a leaf again.
+    pub(crate) fn abandon(&self) {
+        self.children.store(0, Release);
+    }
+
+    pub(crate) fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    pub(crate) fn in_flight(&self) -> u32 {
+        u32::from(self.in_flight.load(Relaxed))
+    }
+
+    pub(crate) fn half_wins(&self) -> u32 {
+        self.half_wins.load(Relaxed)
+    }
+
+    pub(crate) fn amaf_visits(&self) -> u32 {
+        self.amaf_visits.load(Relaxed)
+    }
+
+    pub(crate) fn amaf_half_wins(&self) -> u32 {
+        self.amaf_half_wins.load(Relaxed)
+    }
+
+    pub(crate) fn prior_visits(&self) -> f32 {
+        load_f32(&self.prior_visits)
+    }
+
+    pub(crate) fn prior_wins(&self) -> f32 {
+        load_f32(&self.prior_wins)
+    }
+
+    /// A simulation steps into the node.
+    pub(crate) fn enter(&self) {
+        self.in_flight.fetch_add(1, Relaxed);
+    }
+
+    /// A simulation that stepped in comes back.
+    pub(crate) fn leave(&self) {
+        self.in_flight.fetch_sub(1, Relaxed);
+    }
+
+    /// Counts one simulation through the node: `half_reward` for the player who made
+    /// the move, `black_margin` for the running mean score.
+    pub(crate) fn add_visit(&self, half_reward: u32, black_margin: f32) {
+        let visits = self.visits.fetch_add(1, Relaxed) + 1;
+        let score = load_f32(&self.score);
+        store_f32(&self.score, score + (black_margin - score) / visits as f32);
+        self.half_wins.fetch_add(half_reward, Relaxed);
+    }
+
+    /// Counts one AMAF (RAVE) visit worth `half_reward`.
+    pub(crate) fn add_amaf(&self, half_reward: u32) {
+        self.amaf_visits.fetch_add(1, Relaxed);
+        self.amaf_half_wins.fetch_add(half_reward, Relaxed);
+    }
+
+    /// Adds `bonus` virtual wins in as many virtual visits to the prior.
+    pub(crate) fn add_prior_wins(&self, bonus: f32) {
+        store_f32(&self.prior_visits, self.prior_visits() + bonus);
+        store_f32(&self.prior_wins, self.prior_wins() + bonus);
+    }
+
+    /// The node's plain copy (its children's range as it stands).
+    pub(crate) fn load(&self) -> Node {
+        let (first_child, num_children) = match self.children() {
+            // Both fit: see `publish`.
+            Children::At { first, count } => (first as u32, count as u16),
+            Children::Leaf | Children::Expanding => (0, 0),
+        };
+        Node {
+            mv: self.mv(),
+            num_children,
+            first_child,
+            visits: self.visits(),
+            half_wins: self.half_wins(),
+            amaf_visits: self.amaf_visits(),
+            amaf_half_wins: self.amaf_half_wins(),
+            score: load_f32(&self.score),
+            prior_visits: self.prior_visits(),
+            prior_wins: self.prior_wins(),
+        }
+    }
+
+    /// Overwrites the node with `node` (a node not yet published, or a whole tree being
+    /// loaded before any thread runs).
+    pub(crate) fn store(&self, node: &Node) {
+        self.mv.store(encode_move(node.mv), Relaxed);
+        self.in_flight.store(0, Relaxed);
+        self.visits.store(node.visits, Relaxed);
+        self.half_wins.store(node.half_wins, Relaxed);
+        self.amaf_visits.store(node.amaf_visits, Relaxed);
+        self.amaf_half_wins.store(node.amaf_half_wins, Relaxed);
+        store_f32(&self.score, node.score);
+        store_f32(&self.prior_visits, node.prior_visits);
+        store_f32(&self.prior_wins, node.prior_wins);
+        if node.num_children > 0 {
+            self.publish(node.first_child as usize, usize::from(node.num_children));
+        } else {
+            self.abandon();
+        }
+    }
+}
+
+/// The nodes of one tree: index 0 is the root.
+pub(crate) struct Arena {
+    chunks: Box<[OnceLock<Box<[SharedNode]>>]>,
+    /// Nodes handed out so far (may pass `max` once a request is refused).
+    len: AtomicUsize,
+    max: usize,
+}
+
+impl Arena {
+    /// An empty arena of at most `max` nodes.
+    pub(crate) fn new(max: usize) -> Arena {
+        Arena {
+            chunks: (0..max.div_ceil(CHUNK)).map(|_| OnceLock::new()).collect(),
+            len: AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// An arena holding `nodes` (a kept tree) in the same places; at least as large as
+    /// they need.
+    pub(crate) fn holding(nodes: &[Node], max: usize) -> Arena {
+        let arena = Arena::new(max.max(nodes.len()));
+        arena.len.store(nodes.len(), Relaxed);
+        for (i, node) in nodes.iter().enumerate() {
+            arena.get(i).store(node);
+        }
+        arena
+    }
+
+    /// Nodes handed out so far (never more than the cap).
+    pub(crate) fn len(&self) -> usize {
+        self.len.load(Relaxed).min(self.max)
+    }
+
+    /// The node at `index` (one handed out by [`Arena::alloc`] or loaded).
+    pub(crate) fn get(&self, index: usize) -> &SharedNode {
+        let chunk = self.chunks[index >> CHUNK_BITS]
+            .get_or_init(|| (0..CHUNK).map(|_| SharedNode::default()).collect());
+        &chunk[index & (CHUNK - 1)]
+    }
+
+    /// `count` fresh nodes in a row, their first index; `None` when the arena is full.
+    pub(crate) fn alloc(&self, count: usize) -> Option<usize> {
+        let first = self.len.fetch_add(count, Relaxed);
+        (first + count <= self.max).then_some(first)
+    }
+
+    /// Every node handed out, as plain copies in place.
+    pub(crate) fn to_nodes(&self) -> Vec<Node> {
+        (0..self.len()).map(|i| self.get(i).load()).collect()
+    }
+}
+
+/// Read access to a tree's nodes by index: a finished tree's plain copies or a running
+/// search's shared arena.
+pub(crate) trait Nodes {
+    fn node(&self, index: usize) -> Node;
+}
+
+impl Nodes for [Node] {
+    fn node(&self, index: usize) -> Node {
+        self[index].clone()
+    }
+}
+
+impl Nodes for Arena {
+    fn node(&self, index: usize) -> Node {
+        self.get(index).load()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_round_trip_through_the_arena() {
+        let node = Node {
+            mv: Some(Point::from_index(42)),
+            num_children: 3,
+            first_child: 5000,
+            visits: 9,
+            half_wins: 11,
+            amaf_visits: 4,
+            amaf_half_wins: 3,
+            score: -2.5,
+            prior_visits: 10.0,
+            prior_wins: 7.0,
+        };
+        let arena = Arena::holding(&[Node::default(), node.clone()], 8);
+        assert_eq!(arena.get(1).load(), node);
+        assert_eq!(arena.to_nodes()[1], node);
+        assert_eq!(arena.get(0).load(), Node::default());
+    }
+
+    #[test]
+    fn allocation_stops_at_the_cap_and_chunks_join_up() {
+        let arena = Arena::new(CHUNK + 10);
+        assert_eq!(arena.alloc(CHUNK - 2), Some(0));
+        // A run across a chunk boundary is fine: each index finds its chunk.
+        assert_eq!(arena.alloc(5), Some(CHUNK - 2));
+        arena.get(CHUNK + 2).add_visit(2, 1.0);
+        assert_eq!(arena.get(CHUNK + 2).visits(), 1);
+        assert_eq!(arena.alloc(10), None);
+        assert_eq!(arena.len(), CHUNK + 10);
+    }
+
+    #[test]
+    fn one_thread_expands_and_the_others_see_it_done() {
+        let arena = Arena::new(64);
+        let root = arena.get(0);
+        assert_eq!(root.children(), Children::Leaf);
+        assert!(root.start_expanding());
+        assert!(!root.start_expanding());
+        assert_eq!(root.children(), Children::Expanding);
+        root.publish(1, 3);
+        assert_eq!(root.children(), Children::At { first: 1, count: 3 });
+        assert_eq!(root.child_range(), 1..4);
+        let leaf = arena.get(1);
+        assert!(leaf.start_expanding());
+        leaf.abandon();
+        assert_eq!(leaf.children(), Children::Leaf);
+    }
+
+    #[test]
+    fn threads_adding_at_once_all_count() {
+        let arena = Arena::new(4);
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..1000 {
+                        arena.get(0).enter();
+                        arena.get(0).add_visit(2, 0.0);
+                        arena.get(0).add_amaf(1);
+                        arena.get(0).leave();
+                    }
+                });
+            }
+        });
+        let root = arena.get(0);
+        assert_eq!((root.visits(), root.half_wins()), (4000, 8000));
+        assert_eq!((root.amaf_visits(), root.amaf_half_wins()), (4000, 4000));
+        assert_eq!(root.in_flight(), 0);
+    }
+}

@@ -25,8 +25,6 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicUsize};
 
 use crate::go::board::Point;
 
-use super::tree::Node;
-
 /// Nodes a chunk: 160 KB, a few times what a 19×19 expansion takes.
 const CHUNK_BITS: usize = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
@@ -43,6 +41,70 @@ pub(crate) enum Children {
     Expanding,
     /// `count` nodes from `first` on.
     At { first: usize, count: usize },
+}
+
+/// One node's plain copy: a finished tree, a kept tree, a report (see [`SharedNode`]
+/// for the live one).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Node {
+    /// The move leading here; `None` for a pass (and for the root).
+    pub(crate) mv: Option<Point>,
+    pub(crate) num_children: u16,
+    /// Index of the first child; meaningful only when `num_children > 0`.
+    pub(crate) first_child: u32,
+    pub(crate) visits: u32,
+    /// Sum of rewards for the player who made `mv`, in half points (a draw is worth
+    /// 1, a win 2). Integers because an `f32` sum stops growing at 2^24: a long ponder
+    /// or a kept tree reaches that at the root, and the win rate would then drift down.
+    pub(crate) half_wins: u32,
+    pub(crate) amaf_visits: u32,
+    pub(crate) amaf_half_wins: u32,
+    /// Mean final area margin for Black (komi included) over the node's visits. Kept as
+    /// a running mean: a sum in `f32` would stop counting single points after a few
+    /// hundred thousand visits.
+    pub(crate) score: f32,
+    pub(crate) prior_visits: f32,
+    pub(crate) prior_wins: f32,
+}
+
+impl Node {
+    pub(crate) fn new(mv: Option<Point>, prior_visits: f32, prior_wins: f32) -> Node {
+        Node {
+            mv,
+            num_children: 0,
+            first_child: 0,
+            visits: 0,
+            half_wins: 0,
+            amaf_visits: 0,
+            amaf_half_wins: 0,
+            score: 0.0,
+            prior_visits,
+            prior_wins,
+        }
+    }
+
+    /// Sum of rewards for the player who made `mv`.
+    pub(crate) fn wins(&self) -> f64 {
+        f64::from(self.half_wins) / 2.0
+    }
+
+    pub(crate) fn amaf_wins(&self) -> f64 {
+        f64::from(self.amaf_half_wins) / 2.0
+    }
+
+    /// The prior's win rate: how much the heuristics like the move.
+    pub(crate) fn prior(&self) -> f32 {
+        if self.prior_visits > 0.0 {
+            self.prior_wins / self.prior_visits
+        } else {
+            0.5
+        }
+    }
+
+    pub(crate) fn children(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + usize::from(self.num_children)
+    }
 }
 
 /// One node, readable and writable by every thread at once. [`Node`] is its plain copy.

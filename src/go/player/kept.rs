@@ -6,8 +6,9 @@ use crate::go::color::Color;
 use crate::go::rules::{KoRule, Rules};
 
 use super::SearchRequest;
+use super::arena::Node;
 use super::params::Params;
-use super::tree::{Context, Node, reroot};
+use super::tree::{Context, reroot};
 
 /// The tree of the last search, kept for the next (tree reuse), and the moves played
 /// since it. One tree whatever the threads: they all grow the same one.

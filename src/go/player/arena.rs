@@ -325,9 +325,28 @@ impl Arena {
 
     /// The node at `index` (one handed out by [`Arena::alloc`] or loaded).
     pub(crate) fn get(&self, index: usize) -> &SharedNode {
-        let chunk = self.chunks[index >> CHUNK_BITS]
+        &self.slice(index..index + 1)[0]
+    }
+
+    /// The nodes of `range` (a node's children: fewer than a chunk holds) in order. Their
+    /// chunks are looked up once, not once a node: selection and backup walk every child.
+    pub(crate) fn run(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = &SharedNode> {
+        let boundary = (range.start | (CHUNK - 1)) + 1;
+        let split = range.end.min(boundary).max(range.start);
+        self.slice(range.start..split)
+            .iter()
+            .chain(self.slice(split..range.end))
+    }
+
+    /// The nodes of `range`, which lies within one chunk.
+    fn slice(&self, range: std::ops::Range<usize>) -> &[SharedNode] {
+        if range.is_empty() {
+            return &[];
+        }
+        let chunk = self.chunks[range.start >> CHUNK_BITS]
             .get_or_init(|| (0..CHUNK).map(|_| SharedNode::default()).collect());
-        &chunk[index & (CHUNK - 1)]
+        let offset = range.start & (CHUNK - 1);
+        &chunk[offset..offset + range.len()]
     }
 
     /// `count` fresh nodes in a row, their first index; `None` when the arena is full.
@@ -392,6 +411,14 @@ mod tests {
         assert_eq!(arena.alloc(5), Some(CHUNK - 2));
         arena.get(CHUNK + 2).add_visit(2, 1.0);
         assert_eq!(arena.get(CHUNK + 2).visits(), 1);
+        // A run across the boundary walks both chunks in order.
+        let visits: Vec<u32> = arena
+            .run(CHUNK - 2..CHUNK + 3)
+            .map(|n| n.visits())
+            .collect();
+        assert_eq!(visits, [0, 0, 0, 0, 1]);
+        assert_eq!(arena.run(5..5).count(), 0);
+        assert_eq!(arena.run(CHUNK..CHUNK + 3).count(), 3);
         assert_eq!(arena.alloc(10), None);
         assert_eq!(arena.len(), CHUNK + 10);
     }

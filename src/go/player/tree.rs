@@ -358,8 +358,7 @@ impl<'a> Tree<'a> {
                 node.leave();
             }
             let reward = half_reward_for(color, black_half_reward);
-            for c in node.child_range() {
-                let child = self.node(c);
+            for child in self.arena.run(node.child_range()) {
                 if let Some(p) = child.mv()
                     && self.amaf.played_first(p, color, d as u32)
                 {
@@ -390,8 +389,7 @@ impl<'a> Tree<'a> {
         let log_parent = ((parent_visits + 1) as f32).ln();
         let mut best = children.start;
         let mut best_value = f32::NEG_INFINITY;
-        for c in children {
-            let child = self.node(c);
+        for (c, child) in children.clone().zip(self.arena.run(children)) {
             let n = (child.visits() + child.in_flight()) as f32 + child.prior_visits();
             let q = if n > 0.0 {
                 (child.half_wins() as f32 * 0.5 + child.prior_wins()) / n

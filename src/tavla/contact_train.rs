@@ -37,6 +37,7 @@ use super::labels::{Labelled, write_line};
 use super::moves::legal_plays;
 use super::net::{Inputs, Net, Probs, equity};
 use super::race::{self, RaceNet};
+use super::rollout::{Rollout, rollout};
 use super::train::first_turn;
 
 /// Contact training settings.
@@ -183,6 +184,40 @@ pub fn labels(positions: &[(Board, Side)], net: &Net, plies: u32, threads: usize
     })
 }
 
+/// How a label file's labels look past the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookahead {
+    /// Every roll, `plies` deep (1 or 2).
+    Plies(u32),
+    /// A truncated rollout at 0-ply.
+    Rollout(Rollout),
+}
+
+/// The labels of `positions`, the `first`th to the last of a file's positions, by `lookahead`;
+/// a rollout's dice are seeded by `seed` and the position's number in the file, so a label
+/// does not depend on the threads or on the parts the file is written in.
+fn labels_by(
+    positions: &[(Board, Side)],
+    first: usize,
+    net: &Net,
+    lookahead: Lookahead,
+    harvest: &Harvest,
+) -> Vec<Probs> {
+    let settings = match lookahead {
+        Lookahead::Plies(plies) => return labels(positions, net, plies, harvest.threads),
+        Lookahead::Rollout(settings) => settings,
+    };
+    let dice_seed = derive_seed(harvest.seed, ROLLOUT_STREAM);
+    in_parallel(positions, harvest.threads, |index, (board, side)| {
+        let mut evaluator = Evaluator::with_race(net, Some(RaceNet::builtin()));
+        let seed = derive_seed(dice_seed, (first + index) as u64);
+        rollout(&mut evaluator, board, *side, settings, seed)
+    })
+}
+
+/// The stream of a label file's rollout dice.
+const ROLLOUT_STREAM: u64 = 2;
+
 /// The positions of the harvest, shuffled by its seed and cut to `limit`, labelled at
 /// `plies` and written to `out` in parts (a part is flushed before the next is labelled, so a run
 /// cut short keeps what it has done); `progress` is told the count so far. The lines do not
@@ -201,10 +236,8 @@ pub fn label_into(
     let part = LABEL_PART * threads.max(1);
     let mut done = 0;
     for chunk in positions.chunks(part) {
-        for (probs, &(board, side)) in labels(chunk, net, options.plies, threads)
-            .into_iter()
-            .zip(chunk)
-        {
+        let probs = labels_by(chunk, done, net, options.lookahead, &options.harvest);
+        for (probs, &(board, side)) in probs.into_iter().zip(chunk) {
             write_line(out, &Labelled { board, side, probs })?;
         }
         out.flush()?;
@@ -218,7 +251,7 @@ pub fn label_into(
 #[derive(Clone, Debug)]
 pub struct LabelOptions {
     pub harvest: Harvest,
-    pub plies: u32,
+    pub lookahead: Lookahead,
     /// The most positions labelled.
     pub limit: usize,
 }

@@ -47,6 +47,7 @@ pub mod race;
 pub mod race_train;
 pub mod referee;
 pub mod report;
+pub mod rollout;
 mod settings;
 pub mod setup;
 pub mod tools;

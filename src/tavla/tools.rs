@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use crate::protocol::{LineReader, RawLine};
 
 use super::board::Side;
-use super::contact_train::{self, ContactOptions, Harvest, LabelOptions};
+use super::contact_train::{self, ContactOptions, Harvest, LabelOptions, Lookahead};
 use super::dice::{Dice, Roller};
 use super::game::WinKind;
 use super::ids::{parse_position_id, position_id};
@@ -20,6 +20,7 @@ use super::net::Net;
 use super::player::{Level, Player};
 use super::race::RaceNet;
 use super::race_train::{self, RaceOptions};
+use super::rollout::Rollout;
 use super::train::{self, Options};
 
 #[derive(Subcommand, Debug)]
@@ -122,6 +123,14 @@ pub struct LabelArgs {
     /// Rolls a label looks ahead (1 or 2).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
     pub plies: u32,
+    /// Label by a truncated rollout of this many games a position at 0-ply instead (a multiple
+    /// of 36 stratifies the first roll), each stopped after --horizon plays.
+    #[arg(long, conflicts_with = "plies", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rollout: Option<u32>,
+    /// With --rollout: plays made in a trial (both sides) before the net judges it; a trial
+    /// stops sooner where the game ends or contact is broken.
+    #[arg(long, default_value_t = 8, requires = "rollout", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub horizon: u32,
     /// Chance that a harvesting side plays one of its three best plays at random.
     #[arg(long, default_value_t = 0.1)]
     pub explore: f64,
@@ -361,15 +370,19 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
             threads: args.threads.max(1),
             seed: args.seed,
         },
-        plies: args.plies,
+        lookahead: label_lookahead(args),
         limit: args.limit,
     };
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", args.out.display()));
     let mut file = io::BufWriter::new(std::fs::File::create(&args.out).map_err(named)?);
+    let how = match labelling.lookahead {
+        Lookahead::Plies(plies) => format!("--plies {plies}"),
+        Lookahead::Rollout(r) => format!("--rollout {} --horizon {}", r.trials, r.horizon),
+    };
     writeln!(
         file,
-        "# hamle tavla label --games {} --seed {} --plies {} --explore {}",
-        args.games, args.seed, args.plies, args.explore
+        "# hamle tavla label --games {} --seed {} {how} --explore {}",
+        args.games, args.seed, args.explore
     )
     .map_err(named)?;
     let begun = Instant::now();
@@ -389,14 +402,24 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
     .map_err(named)?;
     writeln!(
         out,
-        "labelled {labelled} of {harvested} contact positions of {} games at {} plies (seed {}) \
+        "labelled {labelled} of {harvested} contact positions of {} games by {how} (seed {}) \
          in {:.1} s; labels in {}",
         args.games,
-        args.plies,
         args.seed,
         begun.elapsed().as_secs_f64(),
         args.out.display()
     )
+}
+
+/// The lookahead `hamle tavla label`'s arguments ask for.
+fn label_lookahead(args: &LabelArgs) -> Lookahead {
+    match args.rollout {
+        Some(trials) => Lookahead::Rollout(Rollout {
+            trials,
+            horizon: args.horizon,
+        }),
+        None => Lookahead::Plies(args.plies),
+    }
 }
 
 /// `hamle tavla train --contact --labels`: the main net fitted to label files.

@@ -28,24 +28,46 @@ fn succeeds(args: &[&str]) -> String {
 
 /// Labels 12 positions of 2 games at 1 ply on `threads` into `out`; the file's text.
 fn label(out: &str, threads: &str) -> String {
-    let args = [
-        "label",
-        "--games",
-        "2",
-        "--limit",
-        "12",
-        "--plies",
-        "1",
-        "--seed",
-        "7",
-        "--threads",
-        threads,
-        "--out",
-        out,
-    ];
+    label_by(&["--plies", "1"], "12", out, threads)
+}
+
+/// Labels the first `limit` positions of 2 games by `lookahead` on `threads` into `out`; the
+/// file's text.
+fn label_by(lookahead: &[&str], limit: &str, out: &str, threads: &str) -> String {
+    let mut args = vec!["label", "--games", "2", "--limit", limit, "--seed", "7"];
+    args.extend(lookahead);
+    args.extend(["--threads", threads, "--out", out]);
     let said = succeeds(&args);
-    assert!(said.starts_with("labelled 12 of "), "{said}");
+    assert!(said.starts_with(&format!("labelled {limit} of ")), "{said}");
     std::fs::read_to_string(out).expect("the labels were written")
+}
+
+/// The label lines of a file's text, without its header.
+fn label_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.starts_with('#')).collect()
+}
+
+#[test]
+fn rollout_labels_do_not_depend_on_threads_or_on_the_limit() {
+    let scratch = Scratch::new("tavla-labels", "rollout");
+    let path = |name: &str| scratch.0.join(name).display().to_string();
+    let rollout = ["--rollout", "36", "--horizon", "4"];
+    let one = label_by(&rollout, "8", &path("one.txt"), "1");
+    assert!(
+        one.starts_with("# hamle tavla label --games 2 --seed 7 --rollout 36 --horizon 4 "),
+        "{one}"
+    );
+    assert_eq!(label_by(&rollout, "8", &path("three.txt"), "3"), one);
+    let fewer = label_by(&rollout, "5", &path("five.txt"), "2");
+    assert_eq!(label_lines(&fewer), label_lines(&one)[..5]);
+    // The same positions, judged by a rollout and not by one ply.
+    let plies = label_by(&["--plies", "1"], "8", &path("plies.txt"), "1");
+    let (rolled, searched) = (label_lines(&one), label_lines(&plies));
+    for (a, b) in rolled.iter().zip(&searched) {
+        let position = |line: &str| line.split_whitespace().take(2).collect::<String>();
+        assert_eq!(position(a), position(b));
+    }
+    assert_ne!(rolled, searched);
 }
 
 #[test]
@@ -54,7 +76,7 @@ fn labels_are_reproducible_by_seed_and_fit_a_net_reproducibly() {
     let path = |name: &str| scratch.0.join(name).display().to_string();
     let one = label(&path("one.txt"), "1");
     assert_eq!(label(&path("three.txt"), "3"), one);
-    let lines: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
+    let lines = label_lines(&one);
     assert_eq!(lines.len(), 12);
     let read = labels::read_file(std::path::Path::new(&path("one.txt"))).expect("read back");
     assert_eq!(read.len(), 12);

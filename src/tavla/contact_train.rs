@@ -29,14 +29,13 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::seed::derive_seed;
 
-use super::bearoff;
 use super::board::{Board, Side};
 use super::dice::Roller;
-use super::eval::Evaluator;
+use super::eval::{Evaluator, is_contact};
 use super::labels::{Labelled, write_line};
 use super::moves::legal_plays;
 use super::net::{Inputs, Net, Probs, equity};
-use super::race::{self, RaceNet};
+use super::race::RaceNet;
 use super::rollout::{Rollout, rollout};
 use super::train::first_turn;
 
@@ -90,15 +89,6 @@ pub struct Generation {
     pub win_error: f32,
     /// The same for the equity (cubeless, points per game).
     pub equity_error: f32,
-}
-
-/// Where contact training's labels differ from the net: the net, not the race net or the
-/// database, judges the position.
-fn is_contact(board: &Board) -> bool {
-    board.on_board(Side::White) > 0
-        && board.on_board(Side::Black) > 0
-        && !race::applies(board)
-        && !bearoff::applies(board)
 }
 
 /// The streams a harvested game draws from: its dice, its exploration.
@@ -194,7 +184,7 @@ pub enum Lookahead {
 }
 
 /// The labels of `positions`, the `first`th to the last of a file's positions, by `lookahead`;
-/// a rollout's dice are seeded by `seed` and the position's number in the file, so a label
+/// a rollout's dice are seeded by the harvest's seed and the position's number in the file, so a label
 /// does not depend on the threads or on the parts the file is written in.
 fn labels_by(
     positions: &[(Board, Side)],
@@ -218,8 +208,8 @@ fn labels_by(
 /// The stream of a label file's rollout dice.
 const ROLLOUT_STREAM: u64 = 2;
 
-/// The positions of the harvest, shuffled by its seed and cut to `limit`, labelled at
-/// `plies` and written to `out` in parts (a part is flushed before the next is labelled, so a run
+/// The positions of the harvest, shuffled by its seed and cut to `limit`, labelled by
+/// their lookahead and written to `out` in parts (a part is flushed before the next is labelled, so a run
 /// cut short keeps what it has done); `progress` is told the count so far. The lines do not
 /// depend on `threads`.
 pub fn label_into(

@@ -36,6 +36,15 @@ pub fn won(board: &Board, side: Side) -> Probs {
     ]
 }
 
+/// Whether the main net judges `board`: both sides still have checkers on it, and it is not a
+/// race (the race net's) or a bear-off (the database's).
+pub fn is_contact(board: &Board) -> bool {
+    board.on_board(Side::White) > 0
+        && board.on_board(Side::Black) > 0
+        && !race::applies(board)
+        && !bearoff::applies(board)
+}
+
 /// An evaluator over a net (contact), a race net (races) and the bear-off database (both
 /// sides home), counting its static evaluations.
 pub struct Evaluator<'a> {

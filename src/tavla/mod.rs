@@ -10,8 +10,7 @@
 //! * the player: `player` (the search), `eval` (dispatching contact to `net`, races to `race`
 //!   and bear-offs to `bearoff`), `pubeval`, `cube` (Janowski cube decisions and the match
 //!   equity table), `train` and `race_train` (training the two nets; `rollout` labels
-//!   positions by truncated rollouts) and `tools` (training,
-//!   duels);
+//!   positions by truncated rollouts) and `tools` (training, duels);
 //! * the engine: `command` (typed GTP commands), `engine` (the GTP adapter), `report` (the
 //!   text board, match status, result lines), `setup` (positions set from IDs or FIBS
 //!   boards), `ubgi` (the UBGI dialect), `external` (gnubg's external-player socket),

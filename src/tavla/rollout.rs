@@ -14,13 +14,11 @@
 
 use crate::seed::derive_seed;
 
-use super::bearoff;
 use super::board::{Board, Side};
 use super::dice::{Dice, Roller};
-use super::eval::Evaluator;
+use super::eval::{Evaluator, is_contact};
 use super::moves::legal_plays;
 use super::net::{Probs, invert};
-use super::race;
 
 /// How a rollout is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,14 +69,15 @@ fn play_trial(
     settings: Rollout,
 ) -> Probs {
     let (mut board, mut mover, mut dice) = (*start, on_roll, first);
-    for play in 1..=settings.horizon.max(1) {
+    let horizon = settings.horizon.max(1);
+    for play in 1..=horizon {
         let candidates = legal_plays(&board, mover, dice);
         // The chosen play's probabilities are the 0-ply judgement of the position it leaves,
         // for the mover: the trial's result when it stops here.
         let (index, probs) = evaluator.choose(&candidates, mover, 0);
         board = candidates[index].after;
-        let finished = board.on_board(mover) == 0;
-        if finished || play == settings.horizon.max(1) || !in_contact(&board) {
+        // A finished game is no longer in contact either.
+        if play == horizon || !is_contact(&board) {
             return if mover == on_roll {
                 probs
             } else {
@@ -89,11 +88,6 @@ fn play_trial(
         dice = roller.roll();
     }
     unreachable!("the last play returns")
-}
-
-/// Whether the main net, not the race net or the database, judges `board`.
-fn in_contact(board: &Board) -> bool {
-    !race::applies(board) && !bearoff::applies(board)
 }
 
 #[cfg(test)]

@@ -183,9 +183,10 @@ pub enum Lookahead {
     Rollout(Rollout),
 }
 
-/// The labels of `positions`, the `first`th to the last of a file's positions, by `lookahead`;
-/// a rollout's dice are seeded by the harvest's seed and the position's number in the file, so a label
-/// does not depend on the threads or on the parts the file is written in.
+/// The labels of `positions`, the `first`th to the last of a file's positions, by
+/// `lookahead`; a rollout's dice are seeded by the harvest's seed and the position's number
+/// in the file, so a label does not depend on the threads or on the parts the file is
+/// written in.
 fn labels_by(
     positions: &[(Board, Side)],
     first: usize,
@@ -208,10 +209,10 @@ fn labels_by(
 /// The stream of a label file's rollout dice.
 const ROLLOUT_STREAM: u64 = 2;
 
-/// The positions of the harvest, shuffled by its seed and cut to `limit`, labelled by
-/// their lookahead and written to `out` in parts (a part is flushed before the next is labelled, so a run
-/// cut short keeps what it has done); `progress` is told the count so far. The lines do not
-/// depend on `threads`.
+/// The positions of the harvest, shuffled by its seed and cut to `limit`, labelled by their
+/// lookahead and written to `out` in parts (a part is flushed before the next is labelled, so
+/// a run cut short keeps what it has done); `progress` is told the count so far. The lines do
+/// not depend on `threads`.
 pub fn label_into(
     out: &mut impl Write,
     positions: Vec<(Board, Side)>,

@@ -125,11 +125,20 @@ pub struct LabelArgs {
     pub plies: u32,
     /// Label by a truncated rollout of this many games a position at 0-ply instead (a multiple
     /// of 36 stratifies the first roll), each stopped after --horizon plays.
-    #[arg(long, conflicts_with = "plies", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(
+        long,
+        conflicts_with = "plies",
+        value_parser = clap::value_parser!(u32).range(1..=1_000_000)
+    )]
     pub rollout: Option<u32>,
     /// With --rollout: plays made in a trial (both sides) before the net judges it; a trial
     /// stops sooner where the game ends or contact is broken.
-    #[arg(long, default_value_t = 8, requires = "rollout", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(
+        long,
+        default_value_t = 8,
+        requires = "rollout",
+        value_parser = clap::value_parser!(u32).range(1..=1000)
+    )]
     pub horizon: u32,
     /// Chance that a harvesting side plays one of its three best plays at random.
     #[arg(long, default_value_t = 0.1)]

@@ -98,6 +98,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             limits: SearchLimits {
                 playouts: Some(playouts),
                 deadline: None,
+                stop_when_decided: false,
             },
             seed: SEED,
             threads: 1,

@@ -39,6 +39,11 @@ pub struct GoArgs {
     /// Keep the search tree between moves: `on` (default) or `off`, to compare in ladders.
     #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub reuse: bool,
+    /// End a move's search once the move is decided, the most visited leading the next by
+    /// more visits than there are playouts left: `on` (default) or `off` (every move
+    /// spends the whole budget). On one thread at a fixed --playouts the moves are the same.
+    #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub early_stop: bool,
     /// Think on the opponent's time after genmove, until the next command (also
     /// `hamle-ponder on|off`); moves then depend on timing.
     #[arg(long)]
@@ -196,6 +201,7 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         time_per_move: args.time_per_move,
         live_gfx: args.live_gfx,
         reuse: args.reuse,
+        early_stop: args.early_stop,
         ponder: args.ponder,
         dynamic_komi: args.dynkomi,
         ..Settings::default()

@@ -51,6 +51,9 @@ pub struct Settings {
     /// Search handicap games with a dynamic komi (`--dynkomi on|off`, see
     /// [`DynamicKomi`]); even games are searched with the real komi either way.
     pub dynamic_komi: bool,
+    /// End a move's search once no playout left can change the move (`--early-stop
+    /// on|off`): saves time, and at a playout budget on one thread plays the same moves.
+    pub early_stop: bool,
 }
 
 /// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
@@ -80,6 +83,7 @@ impl Default for Settings {
             time_per_move: None,
             live_gfx: false,
             reuse: true,
+            early_stop: true,
             ponder: false,
             ponder_limit: DEFAULT_PONDER_LIMIT,
             dynamic_komi: true,
@@ -494,7 +498,12 @@ impl GoEngine {
             (_, 0, Some(_)) => (None, deadline),
             (_, n, _) => (Some(n), deadline),
         };
-        SearchLimits { playouts, deadline }
+        SearchLimits {
+            playouts,
+            deadline,
+            // Analysis shows the search's numbers as they grow; it has no move to decide.
+            stop_when_decided: self.settings.early_stop && kind != Generate::Analyze,
+        }
     }
 
     /// What a search of `kind` for `color` answers: nothing for analysis, the expected
@@ -767,6 +776,7 @@ impl Engine for GoEngine {
             limits: SearchLimits {
                 playouts: Some(self.settings.ponder_limit),
                 deadline: None,
+                stop_when_decided: false,
             },
             seed,
             threads: self.settings.threads,

@@ -300,6 +300,7 @@ fn search_ownership(game: &Game, color: Color, seed: u64) -> Vec<f32> {
         limits: SearchLimits {
             playouts: Some(judge_playouts(game.board().size())),
             deadline: None,
+            stop_when_decided: false,
         },
         seed,
         opponent_passed: false,

@@ -32,6 +32,9 @@
 //!   komi that makes the position about even and fades to the game's (`dynkomi.rs`).
 //! - Rewards are area counts whatever the rules: territory scoring differs by a point or
 //!   two at most in practice, and area counting needs no dead-stone agreement.
+//! - In play a search may end before its budget once its move is decided: the most
+//!   visited leads the next by more visits than there are playouts left
+//!   (`early_stop.rs`, [`SearchLimits::stop_when_decided`]).
 //! - [`search`] then guards the decision: pass only when passing wins as the board
 //!   stands, resign only when lost by a sizeable search and not early (see `decide`).
 //!
@@ -46,6 +49,7 @@
 mod arena;
 mod criticality;
 mod dynkomi;
+mod early_stop;
 mod features;
 pub mod gammas;
 mod kept;
@@ -87,6 +91,11 @@ pub struct SearchLimits {
     /// Total playouts over all threads.
     pub playouts: Option<u64>,
     pub deadline: Option<Instant>,
+    /// End the search as soon as the move it plays is decided: the most visited move
+    /// leads the next by more visits than there are playouts left (`early_stop.rs`).
+    /// Saves time, never changes the move a one-thread playout budget plays; the win
+    /// rates and the tree kept for the next move are those of fewer playouts.
+    pub stop_when_decided: bool,
 }
 
 /// The playout budget when no limit is given.
@@ -281,6 +290,7 @@ fn search_with(
         SearchLimits {
             playouts: None,
             deadline: None,
+            ..
         } => DEFAULT_PLAYOUTS,
         SearchLimits { playouts, .. } => playouts.unwrap_or(u64::MAX),
     };
@@ -478,6 +488,10 @@ fn run_threads(
         claimed: std::sync::atomic::AtomicU64::new(0),
         deadline: request.limits.deadline,
         stop: request.stop,
+        stop_when_decided: request.limits.stop_when_decided,
+        started: Instant::now(),
+        decided: Default::default(),
+        threads: threads as u64,
     };
     let progress = request.progress;
     let report = |walker: &Tree| {

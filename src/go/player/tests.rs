@@ -67,6 +67,7 @@ pub(super) fn request<'a>(
         limits: SearchLimits {
             playouts: Some(playouts),
             deadline: None,
+            stop_when_decided: false,
         },
         seed: 1,
         threads: 1,
@@ -385,6 +386,47 @@ fn playout_budget_is_exact() {
 }
 
 #[test]
+fn a_search_that_stops_when_decided_plays_the_same_move_sooner() {
+    let rules = chinese();
+    let positions = [
+        (white_chain_in_atari(), Color::Black),
+        (black_chain_in_atari(), Color::Black),
+        (Board::new(9).expect("9x9"), Color::Black),
+    ];
+    let mut saved = 0;
+    for (board, color) in &positions {
+        for seed in 1..=3 {
+            let mut req = request(board, *color, &rules, 3000);
+            req.seed = seed;
+            let whole = search(&req);
+            req.limits.stop_when_decided = true;
+            let early = search(&req);
+            assert_eq!(early.decision, whole.decision, "seed {seed}");
+            assert!(early.playouts <= whole.playouts);
+            // The move played leads every other by more than the playouts it saved.
+            let visits = |r: &SearchResult| {
+                let mut v: Vec<u64> = r
+                    .root_moves
+                    .iter()
+                    .filter(|m| m.mv.is_some())
+                    .map(|m| m.visits)
+                    .collect();
+                v.sort_unstable_by(|a, b| b.cmp(a));
+                v
+            };
+            let v = visits(&early);
+            if early.playouts < whole.playouts {
+                assert!(v[0] - v[1] > whole.playouts - early.playouts, "{v:?}");
+                saved += 1;
+            }
+            // Stopping early is as deterministic as the whole budget.
+            assert_eq!(search(&req), early);
+        }
+    }
+    // The capture that decides the game is found long before 3,000 playouts.
+    assert!(saved >= 2, "only {saved} searches stopped early");
+}
+#[test]
 fn deadline_and_stop_end_the_search() {
     let board = Board::new(19).expect("19x19");
     let rules = chinese();
@@ -399,6 +441,7 @@ fn deadline_and_stop_end_the_search() {
     req.limits = SearchLimits {
         playouts: None,
         deadline: Some(Instant::now()),
+        stop_when_decided: false,
     };
     let result = search(&req);
     assert!(result.playouts < budget);
@@ -408,6 +451,7 @@ fn deadline_and_stop_end_the_search() {
     req.limits = SearchLimits {
         playouts: Some(budget),
         deadline: None,
+        stop_when_decided: false,
     };
     req.stop = &stop_now;
     req.threads = 2;

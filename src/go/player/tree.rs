@@ -14,7 +14,7 @@
 //! check is exact for it; a node reached by another order of moves is another node with
 //! its own check. Playouts know simple ko only: their cycles end at the move cap.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
@@ -23,6 +23,7 @@ use crate::go::rules::KoRule;
 
 use super::arena::{Arena, Children, Node, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
+use super::early_stop;
 use super::gammas::Gammas;
 use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, pass_prior};
 use super::params::Params;
@@ -87,6 +88,14 @@ pub(crate) struct Budget<'a> {
     pub(crate) claimed: AtomicU64,
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a (dyn Fn() -> bool + Sync),
+    /// End the search once no playout left can change the move (`early_stop.rs`).
+    pub(crate) stop_when_decided: bool,
+    /// When the search began: the deadline's playout rate is measured from here.
+    pub(crate) started: Instant,
+    /// Set by the walker that found the move decided: the others stop too.
+    pub(crate) decided: AtomicBool,
+    /// Walkers searching the tree.
+    pub(crate) threads: u64,
 }
 
 impl Budget<'_> {
@@ -183,11 +192,34 @@ impl<'a> Tree<'a> {
             if self.playouts.is_multiple_of(STOP_POLL) && (budget.stop)() {
                 break;
             }
+            if budget.stop_when_decided && self.move_is_decided(budget) {
+                break;
+            }
             if !budget.claim() {
                 break;
             }
             self.simulate();
         }
+    }
+
+    /// Whether this search may end because its move is decided (`early_stop.rs`): told
+    /// by another walker, or found here at this walker's poll.
+    fn move_is_decided(&self, budget: &Budget) -> bool {
+        if budget.decided.load(Ordering::Relaxed) {
+            return true;
+        }
+        if !self.playouts.is_multiple_of(early_stop::DECIDED_POLL) {
+            return false;
+        }
+        let left = early_stop::playouts_left(budget, Instant::now());
+        // Each other walker may have a playout in flight (claimed, not yet counted); it
+        // reads the flag before it claims another.
+        let margin = budget.threads.saturating_sub(1);
+        let decided = early_stop::root_is_decided(self.arena, left, margin);
+        if decided {
+            budget.decided.store(true, Ordering::Relaxed);
+        }
+        decided
     }
 
     fn node(&self, index: usize) -> &'a SharedNode {

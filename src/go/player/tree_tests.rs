@@ -335,6 +335,10 @@ fn a_finished_search_leaves_no_virtual_loss_behind() {
             claimed: std::sync::atomic::AtomicU64::new(0),
             deadline: None,
             stop: &|| false,
+            stop_when_decided: false,
+            started: std::time::Instant::now(),
+            decided: Default::default(),
+            threads: 1,
         };
         tree.search(&budget, None);
         assert_eq!(tree.playouts, 300);

@@ -808,7 +808,7 @@ impl Engine for GoEngine {
 
     fn describe(&self) -> String {
         format!(
-            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, ponder {}, dynkomi {}",
+            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, early stop {}, ponder {}, dynkomi {}",
             self.version(),
             describe_rules(self.game.rules()),
             self.game.komi(),
@@ -816,6 +816,7 @@ impl Engine for GoEngine {
             self.settings.playouts,
             self.settings.threads,
             on_off(self.settings.reuse),
+            on_off(self.settings.early_stop),
             on_off(self.ponder),
             on_off(self.settings.dynamic_komi),
         )

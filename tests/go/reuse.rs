@@ -181,9 +181,12 @@ fn the_command_line_switches_reach_the_engine() {
         assert!(output.status.success(), "{args:?}");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(describe(&[]).contains("reuse on, ponder off"));
-    assert!(describe(&["--reuse", "off"]).contains("reuse off, ponder off"));
-    assert!(describe(&["--reuse", "on", "--ponder"]).contains("reuse on, ponder on"));
+    assert!(describe(&[]).contains("reuse on, early stop on, ponder off"));
+    assert!(describe(&["--reuse", "off"]).contains("reuse off, early stop on, ponder off"));
+    assert!(
+        describe(&["--reuse", "on", "--ponder"]).contains("reuse on, early stop on, ponder on")
+    );
+    assert!(describe(&["--early-stop", "off"]).contains("reuse on, early stop off, ponder off"));
     let refused = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
         .args(["go", "--reuse", "maybe"])
         .stdin(std::process::Stdio::null())
@@ -191,4 +194,28 @@ fn the_command_line_switches_reach_the_engine() {
         .expect("run hamle");
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("expected on or off"));
+}
+
+/// Without tree reuse each move is searched afresh, so ending a search once its move is
+/// decided may change only the time a game takes, never its moves.
+#[test]
+fn stopping_when_decided_keeps_the_moves_of_the_whole_budget() {
+    let game = |early_stop: bool| {
+        let mut engine = GoEngine::new(Settings {
+            rules: RuleSet::Chinese,
+            seed: 5,
+            playouts: 1500,
+            reuse: false,
+            early_stop,
+            ..Settings::default()
+        });
+        let mut commands = String::from("boardsize 9\nkomi 7.5\n");
+        for _ in 0..8 {
+            commands.push_str("genmove b\ngenmove w\n");
+        }
+        run(&mut engine, &commands)
+    };
+    let whole = game(false);
+    assert_eq!(whole.matches("= ").count(), 18, "{whole}");
+    assert_eq!(game(true), whole);
 }

@@ -39,11 +39,11 @@ pub struct GoArgs {
     /// Keep the search tree between moves: `on` (default) or `off`, to compare in ladders.
     #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub reuse: bool,
-    /// End a move's search once the move is decided, the most visited leading the next by
-    /// more visits than there are playouts left: `on` (default) or `off` (every move
-    /// spends the whole budget). On one thread at a fixed --playouts the moves are the same.
-    #[arg(long, default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
-    pub early_stop: bool,
+    /// How a move spends --playouts: `adaptive` (default) ends the search once no playout
+    /// left can change the move (on one thread at a fixed --playouts, the moves of the whole
+    /// budget in less time); `fixed` spends the budget exactly on every move.
+    #[arg(long, default_value = "adaptive", value_parser = budget_kind, action = clap::ArgAction::Set)]
+    pub budget: bool,
     /// Think on the opponent's time after genmove, until the next command (also
     /// `hamle-ponder on|off`); moves then depend on timing.
     #[arg(long)]
@@ -153,6 +153,18 @@ fn on_off(text: &str) -> Result<bool, String> {
     }
 }
 
+/// `--budget`: true for `adaptive`, false for `fixed`.
+fn budget_kind(text: &str) -> Result<bool, String> {
+    match text {
+        "adaptive" => Ok(true),
+        "fixed" => Ok(false),
+        _ => Err(format!(
+            "expected adaptive or fixed, got '{}'",
+            shorten(text)
+        )),
+    }
+}
+
 /// The most search threads: more only costs memory (each thread keeps a tree).
 pub const MAX_THREADS: usize = 1024;
 
@@ -201,7 +213,7 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         time_per_move: args.time_per_move,
         live_gfx: args.live_gfx,
         reuse: args.reuse,
-        early_stop: args.early_stop,
+        adaptive_budget: args.budget,
         ponder: args.ponder,
         dynamic_komi: args.dynkomi,
         ..Settings::default()

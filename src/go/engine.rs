@@ -51,9 +51,9 @@ pub struct Settings {
     /// Search handicap games with a dynamic komi (`--dynkomi on|off`, see
     /// [`DynamicKomi`]); even games are searched with the real komi either way.
     pub dynamic_komi: bool,
-    /// End a move's search once no playout left can change the move (`--early-stop
-    /// on|off`): saves time, and at a playout budget on one thread plays the same moves.
-    pub early_stop: bool,
+    /// Adapt each move's playouts to the move (`--budget adaptive|fixed`): stop once no
+    /// playout left can change the move; at a playout budget on one thread the same moves.
+    pub adaptive_budget: bool,
 }
 
 /// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
@@ -83,7 +83,7 @@ impl Default for Settings {
             time_per_move: None,
             live_gfx: false,
             reuse: true,
-            early_stop: true,
+            adaptive_budget: true,
             ponder: false,
             ponder_limit: DEFAULT_PONDER_LIMIT,
             dynamic_komi: true,
@@ -502,7 +502,7 @@ impl GoEngine {
             playouts,
             deadline,
             // Analysis shows the search's numbers as they grow; it has no move to decide.
-            stop_when_decided: self.settings.early_stop && kind != Generate::Analyze,
+            stop_when_decided: self.settings.adaptive_budget && kind != Generate::Analyze,
         }
     }
 
@@ -808,7 +808,7 @@ impl Engine for GoEngine {
 
     fn describe(&self) -> String {
         format!(
-            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, early stop {}, ponder {}, dynkomi {}",
+            "hamle {} go: rules {}, komi {}, seed {}, playouts {}, threads {}, reuse {}, budget {}, ponder {}, dynkomi {}",
             self.version(),
             describe_rules(self.game.rules()),
             self.game.komi(),
@@ -816,7 +816,11 @@ impl Engine for GoEngine {
             self.settings.playouts,
             self.settings.threads,
             on_off(self.settings.reuse),
-            on_off(self.settings.early_stop),
+            if self.settings.adaptive_budget {
+                "adaptive"
+            } else {
+                "fixed"
+            },
             on_off(self.ponder),
             on_off(self.settings.dynamic_komi),
         )

@@ -181,12 +181,12 @@ fn the_command_line_switches_reach_the_engine() {
         assert!(output.status.success(), "{args:?}");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(describe(&[]).contains("reuse on, early stop on, ponder off"));
-    assert!(describe(&["--reuse", "off"]).contains("reuse off, early stop on, ponder off"));
+    assert!(describe(&[]).contains("reuse on, budget adaptive, ponder off"));
+    assert!(describe(&["--reuse", "off"]).contains("reuse off, budget adaptive, ponder off"));
     assert!(
-        describe(&["--reuse", "on", "--ponder"]).contains("reuse on, early stop on, ponder on")
+        describe(&["--reuse", "on", "--ponder"]).contains("reuse on, budget adaptive, ponder on")
     );
-    assert!(describe(&["--early-stop", "off"]).contains("reuse on, early stop off, ponder off"));
+    assert!(describe(&["--budget", "fixed"]).contains("reuse on, budget fixed, ponder off"));
     let refused = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
         .args(["go", "--reuse", "maybe"])
         .stdin(std::process::Stdio::null())
@@ -194,19 +194,25 @@ fn the_command_line_switches_reach_the_engine() {
         .expect("run hamle");
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("expected on or off"));
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
+        .args(["go", "--budget", "elastic"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run hamle");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("expected adaptive or fixed"));
 }
 
-/// Without tree reuse each move is searched afresh, so ending a search once its move is
-/// decided may change only the time a game takes, never its moves.
+/// The adaptive budget reads visit counts, never the clock, when no clock is set: a game
+/// at a playout budget reruns move for move, as a fixed budget's does.
 #[test]
-fn stopping_when_decided_keeps_the_moves_of_the_whole_budget() {
-    let game = |early_stop: bool| {
+fn an_adaptive_budget_reruns_a_game_move_for_move() {
+    let game = |adaptive_budget: bool| {
         let mut engine = GoEngine::new(Settings {
             rules: RuleSet::Chinese,
             seed: 5,
             playouts: 1500,
-            reuse: false,
-            early_stop,
+            adaptive_budget,
             ..Settings::default()
         });
         let mut commands = String::from("boardsize 9\nkomi 7.5\n");
@@ -215,7 +221,8 @@ fn stopping_when_decided_keeps_the_moves_of_the_whole_budget() {
         }
         run(&mut engine, &commands)
     };
-    let whole = game(false);
-    assert_eq!(whole.matches("= ").count(), 18, "{whole}");
-    assert_eq!(game(true), whole);
+    let adaptive = game(true);
+    assert_eq!(adaptive.matches("= ").count(), 18, "{adaptive}");
+    assert_eq!(game(true), adaptive);
+    assert_eq!(game(false), game(false));
 }

@@ -32,9 +32,9 @@
 //!   komi that makes the position about even and fades to the game's (`dynkomi.rs`).
 //! - Rewards are area counts whatever the rules: territory scoring differs by a point or
 //!   two at most in practice, and area counting needs no dead-stone agreement.
-//! - In play a search may end before its budget once its move is decided: the most
-//!   visited leads the next by more visits than there are playouts left
-//!   (`early_stop.rs`, [`SearchLimits::stop_when_decided`]).
+//! - In play the budget adapts to the move (`adaptive.rs`): a search ends once its move is
+//!   decided, the most visited leading the next by more visits than there are playouts
+//!   left ([`SearchLimits::stop_when_decided`]).
 //! - [`search`] then guards the decision: pass only when passing wins as the board
 //!   stands, resign only when lost by a sizeable search and not early (see `decide`).
 //!
@@ -46,10 +46,10 @@
 //! function of the searches and moves before, so a sequence of one-thread,
 //! playout-limited searches is reproducible as a whole.
 
+mod adaptive;
 mod arena;
 mod criticality;
 mod dynkomi;
-mod early_stop;
 mod features;
 pub mod gammas;
 mod kept;
@@ -92,7 +92,7 @@ pub struct SearchLimits {
     pub playouts: Option<u64>,
     pub deadline: Option<Instant>,
     /// End the search as soon as the move it plays is decided: the most visited move
-    /// leads the next by more visits than there are playouts left (`early_stop.rs`).
+    /// leads the next by more visits than there are playouts left (`adaptive.rs`).
     /// Saves time, never changes the move a one-thread playout budget plays; the win
     /// rates and the tree kept for the next move are those of fewer playouts.
     pub stop_when_decided: bool,

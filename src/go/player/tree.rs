@@ -21,9 +21,9 @@ use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
+use super::adaptive;
 use super::arena::{Arena, Children, Node, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
-use super::early_stop;
 use super::gammas::Gammas;
 use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, pass_prior};
 use super::params::Params;
@@ -88,7 +88,7 @@ pub(crate) struct Budget<'a> {
     pub(crate) claimed: AtomicU64,
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a (dyn Fn() -> bool + Sync),
-    /// End the search once no playout left can change the move (`early_stop.rs`).
+    /// End the search once no playout left can change the move (`adaptive.rs`).
     pub(crate) stop_when_decided: bool,
     /// When the search began: the deadline's playout rate is measured from here.
     pub(crate) started: Instant,
@@ -202,20 +202,20 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Whether this search may end because its move is decided (`early_stop.rs`): told
+    /// Whether this search may end because its move is decided (`adaptive.rs`): told
     /// by another walker, or found here at this walker's poll.
     fn move_is_decided(&self, budget: &Budget) -> bool {
         if budget.decided.load(Ordering::Relaxed) {
             return true;
         }
-        if !self.playouts.is_multiple_of(early_stop::DECIDED_POLL) {
+        if !self.playouts.is_multiple_of(adaptive::DECIDED_POLL) {
             return false;
         }
-        let left = early_stop::playouts_left(budget, Instant::now());
+        let left = adaptive::playouts_left(budget, Instant::now());
         // Each other walker may have a playout in flight (claimed, not yet counted); it
         // reads the flag before it claims another.
         let margin = budget.threads.saturating_sub(1);
-        let decided = early_stop::root_is_decided(self.arena, left, margin);
+        let decided = adaptive::root_is_decided(self.arena, left, margin);
         if decided {
             budget.decided.store(true, Ordering::Relaxed);
         }

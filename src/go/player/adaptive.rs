@@ -1,12 +1,19 @@
-//! Stopping a search once its move is decided: when the most visited root move leads the
-//! next by more visits than the search has playouts left, no playout can change the move
-//! played (the most visited), so the rest of the budget would be spent for nothing.
+//! An adaptive budget: a search stops short of its budget once its move is decided (Huang,
+//! Coulom and Lin, "Time Management for Monte-Carlo Tree Search Applied to the Game of Go",
+//! 2010). When the most visited root move leads the next by more visits than the search has
+//! playouts left, no playout can change the move played (the most visited), so the rest of
+//! the budget would be spent for nothing.
 //!
 //! With a playout budget the playouts left are exact, so a one-thread search plays the
-//! same move as the whole budget would, in less time (only the win rates and the tree
-//! kept for the next move are smaller). With a deadline they are estimated from the
-//! playouts so far and the time left. A search with threads keeps a margin for the
-//! playouts in flight.
+//! same move as the whole budget would, in less time (only the win rates and the tree kept
+//! for the next move are smaller). With a deadline they are estimated from the playouts so
+//! far and the time left. A search with threads keeps a margin for the playouts in flight.
+//!
+//! Tried and not kept: the paper's "unstable evaluation" extension, half the budget again
+//! when it ends with the most visited move not the one that wins most often (among those
+//! visited at least a quarter as often). On 9×9 at equal time against this rule alone it
+//! won 73 of 120 games at 6,000 playouts, 35 of 80 at 12,000 and 51 of 100 at 9,000: 159
+//! of 300 (53 % ± 6), no gain that those games can tell from none.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;

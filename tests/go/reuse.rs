@@ -187,20 +187,19 @@ fn the_command_line_switches_reach_the_engine() {
         describe(&["--reuse", "on", "--ponder"]).contains("reuse on, budget adaptive, ponder on")
     );
     assert!(describe(&["--budget", "fixed"]).contains("reuse on, budget fixed, ponder off"));
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
-        .args(["go", "--reuse", "maybe"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run hamle");
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("expected on or off"));
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
-        .args(["go", "--budget", "elastic"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run hamle");
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("expected adaptive or fixed"));
+    // A switch's unknown value ends `hamle go` at once with clap's usage error.
+    let refusal = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_hamle"))
+            .arg("go")
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run hamle");
+        assert!(!output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    assert!(refusal(&["--reuse", "maybe"]).contains("expected on or off"));
+    assert!(refusal(&["--budget", "elastic"]).contains("expected adaptive or fixed"));
 }
 
 /// The adaptive budget reads visit counts, never the clock, when no clock is set: a game

@@ -1,6 +1,7 @@
-//! An adaptive budget: a search stops short of its budget once its move is decided (Huang,
-//! Coulom and Lin, "Time Management for Monte-Carlo Tree Search Applied to the Game of Go",
-//! 2010). When the most visited root move leads the next by more visits than the search has
+//! A search's budget ([`Budget`]: playouts, deadline, stop request), and how it adapts to
+//! the move: a search stops short of its budget once its move is decided (Huang, Coulom and
+//! Lin, "Time Management for Monte-Carlo Tree Search Applied to the Game of Go", 2010).
+//! When the most visited root move leads the next by more visits than the search has
 //! playouts left, no playout can change the move played (the most visited), so the rest of
 //! the budget would be spent for nothing.
 //!
@@ -16,10 +17,36 @@
 //! of 300 (53 % ± 6), no gain that those games can tell from none.
 
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::arena::{Arena, Children};
-use super::tree::Budget;
+
+/// When the tree stops growing: shared by every thread of the search.
+pub(crate) struct Budget<'a> {
+    /// New playouts over all threads.
+    pub(crate) playouts: u64,
+    /// Playouts the threads have claimed so far: each claims one before it runs it, so
+    /// the budget is exact whatever the threads.
+    pub(crate) claimed: AtomicU64,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) stop: &'a (dyn Fn() -> bool + Sync),
+    /// End the search once no playout left can change the move ([`root_is_decided`]).
+    pub(crate) stop_when_decided: bool,
+    /// When the search began: the deadline's playout rate is measured from here.
+    pub(crate) started: Instant,
+    /// Set by the walker that found the move decided: the others stop too.
+    pub(crate) decided: AtomicBool,
+    /// Walkers searching the tree.
+    pub(crate) threads: u64,
+}
+
+impl Budget<'_> {
+    /// Claims one playout: false once the budget is spent.
+    pub(crate) fn claim(&self) -> bool {
+        self.claimed.fetch_add(1, Relaxed) < self.playouts
+    }
+}
 
 /// Look at the root every this many playouts of a walker: reading its children costs
 /// about as much as a few playout moves.

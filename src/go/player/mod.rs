@@ -70,6 +70,7 @@ use super::color::Color;
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
+use adaptive::Budget;
 use arena::{Arena, Node, Nodes};
 pub use dynkomi::{
     DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
@@ -82,7 +83,7 @@ use knowledge::LargeBoardPruning;
 pub use learn::{LearnReport, LearnSettings, learn_patterns};
 use params::Params;
 use playout::{Amaf, Playout, Scorer, Turn};
-use tree::{Budget, Context, Tree, TreeReport, principal_variation, root_children};
+use tree::{Context, Tree, TreeReport, principal_variation, root_children};
 
 /// How long to search. Both may be set: the first one reached ends the search. With
 /// neither, [`DEFAULT_PLAYOUTS`] applies.

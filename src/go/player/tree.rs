@@ -14,14 +14,14 @@
 //! check is exact for it; a node reached by another order of moves is another node with
 //! its own check. Playouts know simple ko only: their cycles end at the move cap.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
 use crate::go::rules::KoRule;
 
-use super::adaptive;
+use super::adaptive::{self, Budget};
 use super::arena::{Arena, Children, Node, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
 use super::gammas::Gammas;
@@ -78,32 +78,6 @@ impl Context<'_> {
 
 /// What a search hands its first thread's walker to while it runs.
 pub(crate) type TreeReport<'a> = dyn Fn(&Tree) + Sync + 'a;
-
-/// When the tree stops growing: shared by every thread of the search.
-pub(crate) struct Budget<'a> {
-    /// New playouts over all threads.
-    pub(crate) playouts: u64,
-    /// Playouts the threads have claimed so far: each claims one before it runs it, so
-    /// the budget is exact whatever the threads.
-    pub(crate) claimed: AtomicU64,
-    pub(crate) deadline: Option<Instant>,
-    pub(crate) stop: &'a (dyn Fn() -> bool + Sync),
-    /// End the search once no playout left can change the move (`adaptive.rs`).
-    pub(crate) stop_when_decided: bool,
-    /// When the search began: the deadline's playout rate is measured from here.
-    pub(crate) started: Instant,
-    /// Set by the walker that found the move decided: the others stop too.
-    pub(crate) decided: AtomicBool,
-    /// Walkers searching the tree.
-    pub(crate) threads: u64,
-}
-
-impl Budget<'_> {
-    /// Claims one playout: false once the budget is spent.
-    fn claim(&self) -> bool {
-        self.claimed.fetch_add(1, Ordering::Relaxed) < self.playouts
-    }
-}
 
 /// Poll the clock every this many playouts (cheap, but not free on every playout).
 const DEADLINE_POLL: u64 = 16;

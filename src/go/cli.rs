@@ -42,8 +42,8 @@ pub struct GoArgs {
     /// How a move spends --playouts: `adaptive` (default) ends the search once no playout
     /// left can change the move (on one thread at a fixed --playouts, the moves of the whole
     /// budget in less time); `fixed` spends the budget exactly on every move.
-    #[arg(long, default_value = "adaptive", value_parser = budget_kind, action = clap::ArgAction::Set)]
-    pub budget: bool,
+    #[arg(long = "budget", value_name = "KIND", default_value = "adaptive", value_parser = budget_kind, action = clap::ArgAction::Set)]
+    pub adaptive_budget: bool,
     /// Think on the opponent's time after genmove, until the next command (also
     /// `hamle-ponder on|off`); moves then depend on timing.
     #[arg(long)]
@@ -213,7 +213,7 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         time_per_move: args.time_per_move,
         live_gfx: args.live_gfx,
         reuse: args.reuse,
-        adaptive_budget: args.budget,
+        adaptive_budget: args.adaptive_budget,
         ponder: args.ponder,
         dynamic_komi: args.dynkomi,
         ..Settings::default()

@@ -41,7 +41,27 @@ pub(crate) struct Budget<'a> {
     pub(crate) threads: u64,
 }
 
-impl Budget<'_> {
+impl<'a> Budget<'a> {
+    /// A budget of `playouts` for `threads` walkers, starting now, none claimed yet.
+    pub(crate) fn new(
+        playouts: u64,
+        deadline: Option<Instant>,
+        stop: &'a (dyn Fn() -> bool + Sync),
+        stop_when_decided: bool,
+        threads: u64,
+    ) -> Budget<'a> {
+        Budget {
+            playouts,
+            claimed: AtomicU64::new(0),
+            deadline,
+            stop,
+            stop_when_decided,
+            started: Instant::now(),
+            decided: AtomicBool::new(false),
+            threads,
+        }
+    }
+
     /// Claims one playout: false once the budget is spent.
     pub(crate) fn claim(&self) -> bool {
         self.claimed.fetch_add(1, Relaxed) < self.playouts

@@ -484,16 +484,13 @@ fn run_threads(
     arena: &Arena,
 ) -> Grown {
     // Only the thread-safe parts of the request go to the threads.
-    let budget = Budget {
-        playouts: budget,
-        claimed: std::sync::atomic::AtomicU64::new(0),
-        deadline: request.limits.deadline,
-        stop: request.stop,
-        stop_when_decided: request.limits.stop_when_decided,
-        started: Instant::now(),
-        decided: Default::default(),
-        threads: threads as u64,
-    };
+    let budget = Budget::new(
+        budget,
+        request.limits.deadline,
+        request.stop,
+        request.limits.stop_when_decided,
+        threads as u64,
+    );
     let progress = request.progress;
     let report = |walker: &Tree| {
         if let Some(progress) = progress {

@@ -426,6 +426,7 @@ fn a_search_that_stops_when_decided_plays_the_same_move_sooner() {
     // The capture that decides the game is found long before 3,000 playouts.
     assert!(saved >= 2, "only {saved} searches stopped early");
 }
+
 #[test]
 fn deadline_and_stop_end_the_search() {
     let board = Board::new(19).expect("19x19");

@@ -330,16 +330,7 @@ fn threads_grow_one_shared_tree() {
 fn a_finished_search_leaves_no_virtual_loss_behind() {
     let board = Board::new(9).expect("9x9");
     with_tree(&board, Color::Black, KoRule::Simple, &[], |tree| {
-        let budget = Budget {
-            playouts: 300,
-            claimed: std::sync::atomic::AtomicU64::new(0),
-            deadline: None,
-            stop: &|| false,
-            stop_when_decided: false,
-            started: std::time::Instant::now(),
-            decided: Default::default(),
-            threads: 1,
-        };
+        let budget = Budget::new(300, None, &|| false, false, 1);
         tree.search(&budget, None);
         assert_eq!(tree.playouts, 300);
         let arena = tree.arena;

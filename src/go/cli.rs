@@ -88,6 +88,10 @@ pub struct LearnArgs {
     /// rare features near 1.
     #[arg(long, default_value_t = 1.0, value_parser = prior_strength)]
     pub prior: f64,
+    /// Also learn large patterns (distances 4 to 8 around the move): those played at least
+    /// this many times in the records (0: none).
+    #[arg(long, default_value_t = 0, value_name = "TIMES")]
+    pub spatial_min: usize,
 }
 
 /// `--prior`: above 0 and at most 1000.
@@ -127,15 +131,17 @@ fn learn(args: LearnArgs) -> io::Result<()> {
         skip_moves: args.skip_moves,
         sweeps: args.sweeps as usize,
         prior: args.prior,
+        spatial_min: args.spatial_min,
     };
     let report = player::learn_patterns(&settings).map_err(io::Error::other)?;
     println!(
-        "learned from {} records: {} positions, {} candidate moves, {} shapes; \
+        "learned from {} records: {} positions, {} candidate moves, {} shapes, {} large patterns; \
          log-likelihood {:.4} (uniform {:.4}); strongest move played in {:.1}%; wrote {}",
         report.records,
         report.positions,
         report.candidates,
         report.shapes,
+        report.spatial_patterns,
         report.fitted_log_likelihood,
         report.uniform_log_likelihood,
         100.0 * report.top_move_share,

@@ -4,7 +4,8 @@
 //! ([`set_learned_prior`], from `--learned-prior` and `--gammas`).
 //!
 //! The file is plain text, one feature a line: `GROUP VALUE GAMMA`, e.g. `capture 1 3.2`
-//! or `shape 1234 0.8` (a shape's value is its canonical code), after a first line
+//! or `shape 1234 0.8` (a shape's value is its canonical code) or `spatial 1234567 2.5`
+//! (a large pattern's value is its canonical hash, `spatial.rs`), after a first line
 //! `hamle-go-gammas 1`; `#` starts a comment. A feature not listed has gamma 1.
 
 use std::collections::HashMap;
@@ -18,12 +19,13 @@ use crate::go::color::Color;
 
 use super::features::{GROUPS, Group, MoveFeatures, canonical_shape, move_features};
 use super::params::Params;
+use super::spatial::{SpatialHashes, spatial_hashes};
 
 /// The first line of a weights file: its format and version.
 const HEADER: &str = "hamle-go-gammas 1";
 
 /// The largest weights file read: a few hundred thousand features, far more than the 3×3
-/// shapes there are.
+/// shapes there are and the large patterns a fit keeps.
 pub(crate) const MAX_WEIGHTS_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The gammas learned from GNU Go's 9×9 self-play (protocol.md, "Learned move priors",
@@ -37,6 +39,19 @@ pub struct Gammas {
     shapes: HashMap<u32, f32>,
     /// By group (in [`GROUPS`] order) and value (from 1); shapes' row is empty.
     tactical: [Vec<f32>; GROUPS.len()],
+    /// Large patterns, by canonical hash (`spatial.rs`); a move uses its largest one here.
+    spatial: HashMap<u64, f32>,
+}
+
+/// The word that names the large patterns in a weights file (not a [`Group`]: a move's
+/// large pattern is looked up by hash, not read into its [`MoveFeatures`]).
+const SPATIAL: &str = "spatial";
+
+/// One line of a weights file.
+#[derive(Debug, PartialEq)]
+enum Line {
+    Feature(Group, u32, f32),
+    Spatial(u64, f32),
 }
 
 impl Gammas {
@@ -80,7 +95,27 @@ impl Gammas {
             .unwrap_or(1.0)
     }
 
-    /// A move's strength: the product of its features' gammas.
+    /// The gammas of `features` as [`Gammas::from_features`] and of the large patterns
+    /// `spatial` (canonical hash, gamma).
+    pub(crate) fn with_spatial(
+        features: impl IntoIterator<Item = (Group, u32, f32)>,
+        spatial: impl IntoIterator<Item = (u64, f32)>,
+    ) -> Self {
+        let mut gammas = Gammas::from_features(features);
+        gammas.spatial.extend(spatial);
+        gammas
+    }
+
+    /// The gamma of the largest of a move's patterns `hashes` that has one, else 1.
+    pub(crate) fn spatial_gamma(&self, hashes: &SpatialHashes) -> f32 {
+        hashes
+            .iter()
+            .rev()
+            .find_map(|hash| self.spatial.get(hash).copied())
+            .unwrap_or(1.0)
+    }
+
+    /// A move's strength from its features alone (its large pattern left out).
     pub(crate) fn strength_of(&self, features: &MoveFeatures) -> f32 {
         GROUPS
             .iter()
@@ -99,11 +134,17 @@ impl Gammas {
         last: Option<Point>,
         before_last: Option<Point>,
     ) -> f32 {
-        self.strength_of(&move_features(board, color, p, last, before_last))
+        let features = self.strength_of(&move_features(board, color, p, last, before_last));
+        if self.spatial.is_empty() {
+            // Weights without large patterns need not hash the move's surroundings.
+            return features;
+        }
+        features * self.spatial_gamma(&spatial_hashes(board, color, p))
     }
 
     /// The weights file's text: header, `comment` lines, then the features in a fixed
-    /// order (groups as in [`GROUPS`], shapes by code), gammas 1 left out.
+    /// order (groups as in [`GROUPS`], shapes by code, then large patterns by hash), gammas
+    /// 1 left out.
     pub fn to_text(&self, comment: &str) -> String {
         let mut text = format!("{HEADER}\n");
         for line in comment.lines() {
@@ -124,6 +165,13 @@ impl Gammas {
                         let _ = writeln!(text, "{} {} {gamma}", group.name(), i + 1);
                     }
                 }
+            }
+        }
+        let mut hashes: Vec<_> = self.spatial.iter().collect();
+        hashes.sort_by_key(|&(&hash, _)| hash);
+        for (hash, gamma) in hashes {
+            if *gamma != 1.0 {
+                let _ = writeln!(text, "{SPATIAL} {hash} {gamma}");
             }
         }
         text
@@ -148,9 +196,12 @@ impl Gammas {
         }
         let mut gammas = Gammas::default();
         for (n, line) in lines {
-            let (group, value, gamma) =
-                parse_line(line).map_err(|problem| format!("line {n}: {problem}"))?;
-            gammas.set(group, value, gamma);
+            match parse_line(line).map_err(|problem| format!("line {n}: {problem}"))? {
+                Line::Feature(group, value, gamma) => gammas.set(group, value, gamma),
+                Line::Spatial(hash, gamma) => {
+                    gammas.spatial.insert(hash, gamma);
+                }
+            }
         }
         Ok(gammas)
     }
@@ -185,9 +236,9 @@ impl Gammas {
 /// The gammas of a weights file named on the command line, when one was.
 static INSTALLED: OnceLock<Gammas> = OnceLock::new();
 
-/// One feature line: group, value (a shape's: its canonical code, returned plus 1) and a
-/// positive, finite gamma.
-fn parse_line(line: &str) -> Result<(Group, u32, f32), String> {
+/// One feature line: group, value (a shape's: its canonical code, returned plus 1; a
+/// large pattern's: its hash) and a positive, finite gamma.
+fn parse_line(line: &str) -> Result<Line, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let [name, value, gamma] = words[..] else {
         return Err(format!(
@@ -195,10 +246,17 @@ fn parse_line(line: &str) -> Result<(Group, u32, f32), String> {
             crate::text::shorten(line)
         ));
     };
+    let gamma = parse_gamma(gamma)?;
+    if name == SPATIAL {
+        let hash: u64 = value
+            .parse()
+            .map_err(|_| format!("'{}' is not a pattern hash", crate::text::shorten(value)))?;
+        return Ok(Line::Spatial(hash, gamma));
+    }
     let group = Group::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = GROUPS.iter().map(|g| g.name()).collect();
         format!(
-            "unknown group '{}' (one of {})",
+            "unknown group '{}' (one of {}, {SPATIAL})",
             crate::text::shorten(name),
             names.join(", ")
         )
@@ -221,7 +279,12 @@ fn parse_line(line: &str) -> Result<(Group, u32, f32), String> {
         }
         value
     };
-    let gamma: f32 = gamma
+    Ok(Line::Feature(group, value, gamma))
+}
+
+/// A gamma: a positive, finite number.
+fn parse_gamma(gamma: &str) -> Result<f32, String> {
+    gamma
         .parse()
         .ok()
         .filter(|g: &f32| g.is_finite() && *g > 0.0)
@@ -230,8 +293,7 @@ fn parse_line(line: &str) -> Result<(Group, u32, f32), String> {
                 "gamma '{}' is not a positive number",
                 crate::text::shorten(gamma)
             )
-        })?;
-    Ok((group, value, gamma))
+        })
 }
 
 /// The learned prior's virtual visits in play (`Params::learned_prior`), as `f32` bits:
@@ -287,12 +349,38 @@ mod tests {
     }
 
     #[test]
+    fn a_move_takes_the_gamma_of_its_largest_known_pattern() {
+        let mut board = Board::new(9).expect("9x9");
+        board.set(
+            board.point("D4".parse().expect("vertex")),
+            Some(Color::Black),
+        );
+        let p = board.point("E5".parse().expect("vertex"));
+        let hashes = spatial_hashes(&board, Color::Black, p);
+        let both = Gammas::with_spatial([], [(hashes[0], 2.0), (hashes[2], 5.0)]);
+        assert_eq!(both.strength(&board, Color::Black, p, None, None), 5.0);
+        let small = Gammas::with_spatial([], [(hashes[0], 2.0)]);
+        assert_eq!(small.strength(&board, Color::Black, p, None, None), 2.0);
+        // White sees other patterns at the same point.
+        assert_eq!(small.strength(&board, Color::White, p, None, None), 1.0);
+        let shape = canonical_shape(super::super::features::raw_shape(&board, Color::Black, p));
+        let with_shape = Gammas::with_spatial([(Group::Shape, shape + 1, 3.0)], [(hashes[4], 0.5)]);
+        assert_eq!(
+            with_shape.strength(&board, Color::Black, p, None, None),
+            1.5
+        );
+    }
+
+    #[test]
     fn text_round_trips() {
-        let gammas = Gammas::from_features([
-            (Group::Capture, 2, 7.5),
-            (Group::Shape, 1 + canonical_shape(0x12345), 0.25),
-            (Group::Line, 1, 0.5),
-        ]);
+        let gammas = Gammas::with_spatial(
+            [
+                (Group::Capture, 2, 7.5),
+                (Group::Shape, 1 + canonical_shape(0x12345), 0.25),
+                (Group::Line, 1, 0.5),
+            ],
+            [(u64::MAX, 3.5), (12345, 0.125)],
+        );
         let text = gammas.to_text("made by a test");
         assert_eq!(Gammas::parse(&text), Ok(gammas));
     }
@@ -329,6 +417,18 @@ mod tests {
             (
                 "hamle-go-gammas 1\nshape 1048576 1\n",
                 "line 2: 1048576 is not a canonical shape",
+            ),
+            (
+                "hamle-go-gammas 1\nspatial -3 1\n",
+                "line 2: '-3' is not a pattern hash",
+            ),
+            (
+                "hamle-go-gammas 1\nspatial 18446744073709551616 1\n",
+                "line 2: '18446744073709551616' is not a pattern hash",
+            ),
+            (
+                "hamle-go-gammas 1\nspatial 7 0\n",
+                "line 2: gamma '0' is not",
             ),
         ] {
             let error = Gammas::parse(text).expect_err(text);

@@ -6,8 +6,13 @@
 //! competition: the move played against every move the tree would consider there (legal,
 //! not suicide, not filling an own eye). Passes and moves the tree would not consider are
 //! left out. No randomness: the same records in the same order give the same file.
+//!
+//! Large patterns (`spatial.rs`) are learned when asked for: a first pass over the records
+//! counts the patterns of the moves played, every size, and those played at least
+//! `spatial_min` times become features; each candidate then has the largest of them it
+//! matches, if any.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +24,7 @@ use crate::go::sgf::{self, Event, GoRecord};
 use super::features::{GROUPS, Group, MoveFeatures, move_features};
 use super::gammas::Gammas;
 use super::mm::{self, Competitions, Fit, NO_FEATURE};
+use super::spatial::spatial_hashes;
 
 /// What the trainer is asked to do.
 #[derive(Clone, Debug)]
@@ -33,6 +39,8 @@ pub struct LearnSettings {
     pub sweeps: usize,
     /// Virtual wins and losses against gamma 1, per feature.
     pub prior: f64,
+    /// Large patterns played at least this often in the records are learned (0: none).
+    pub spatial_min: usize,
 }
 
 /// What the trainer learned from, and how well the fit predicts the moves played.
@@ -43,6 +51,8 @@ pub struct LearnReport {
     pub candidates: usize,
     /// Distinct 3×3 shapes seen.
     pub shapes: usize,
+    /// Large patterns learned.
+    pub spatial_patterns: usize,
     /// Mean log-likelihood of the moves played: all gammas 1, then the fit.
     pub uniform_log_likelihood: f64,
     pub fitted_log_likelihood: f64,
@@ -65,13 +75,35 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
     if files.is_empty() {
         return Err("no .sgf records found in the paths given".to_string());
     }
-    let mut data = TrainingData::default();
+    let mut records = Vec::with_capacity(files.len());
     for file in &files {
         let bytes = sgf::read_file(file).map_err(|error| error.to_string())?;
         let record = GoRecord::from_sgf_bytes(&bytes)
             .map_err(|error| format!("{}: {error}", file.display()))?;
-        data.add_record(&record, settings.skip_moves)
+        records.push((file, record));
+    }
+    let mut data = TrainingData::default();
+    if settings.spatial_min > 0 {
+        let mut counts = HashMap::new();
+        for (file, record) in &records {
+            replay(record, settings.skip_moves, |board, color, p, _, _| {
+                for hash in spatial_hashes(board, color, p) {
+                    *counts.entry(hash).or_insert(0usize) += 1;
+                }
+            })
             .map_err(|problem| format!("{}: {problem}", file.display()))?;
+        }
+        data.keep_spatial(&counts, settings.spatial_min);
+    }
+    for (file, record) in &records {
+        replay(
+            record,
+            settings.skip_moves,
+            |board, color, p, last, before_last| {
+                data.add_position(board, color, p, last, before_last);
+            },
+        )
+        .map_err(|problem| format!("{}: {problem}", file.display()))?;
     }
     let (groups, features) = data.groups();
     let fit = Fit {
@@ -85,22 +117,29 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
         positions: data.competitions.positions(),
         candidates: data.competitions.candidates(),
         shapes: data.shapes.len(),
+        spatial_patterns: data.spatial.len(),
         uniform_log_likelihood: mm::log_likelihood(&data.competitions, &vec![1.0; features]),
         fitted_log_likelihood: mm::log_likelihood(&data.competitions, &fitted),
         top_move_share: mm::top_share(&data.competitions, &fitted),
     };
     let comment = format!(
-        "learned by `hamle go learn-patterns` ({} sweeps, prior {}, first {} moves skipped)\n\
-         from {} records: {} positions, {} candidate moves, {} shapes;\n\
+        "learned by `hamle go learn-patterns` ({} sweeps, prior {}, first {} moves skipped, {})\n\
+         from {} records: {} positions, {} candidate moves, {} shapes, {} large patterns;\n\
          mean log-likelihood of the moves played {:.4} (all gammas 1: {:.4}); \
          the strongest move was played in {:.1}% of positions",
         settings.sweeps,
         settings.prior,
         settings.skip_moves,
+        if settings.spatial_min == 0 {
+            "no large patterns".to_string()
+        } else {
+            format!("large patterns played {}+ times", settings.spatial_min)
+        },
         report.records,
         report.positions,
         report.candidates,
         report.shapes,
+        report.spatial_patterns,
         report.fitted_log_likelihood,
         report.uniform_log_likelihood,
         100.0 * report.top_move_share,
@@ -143,14 +182,21 @@ fn collect_records(path: &Path, depth: usize, files: &mut Vec<PathBuf>) -> Resul
     Ok(())
 }
 
+/// A candidate's feature slots: one per group of [`GROUPS`], then its large pattern.
+const SLOTS: usize = GROUPS.len() + 1;
+/// The large pattern's slot.
+const SPATIAL_SLOT: usize = GROUPS.len();
+
 /// The competitions read so far, with the shapes numbered in the order first seen.
 #[derive(Default)]
 struct TrainingData {
-    competitions: Competitions<{ GROUPS.len() }>,
+    competitions: Competitions<SLOTS>,
     /// Canonical shape code → its number among the shapes.
     shapes: BTreeMap<u32, u32>,
+    /// Large pattern hash → its number among the large patterns learned.
+    spatial: HashMap<u64, u32>,
     /// Scratch: the candidates of one position.
-    candidates: Vec<[u32; GROUPS.len()]>,
+    candidates: Vec<[u32; SLOTS]>,
 }
 
 /// Where group `g`'s features start among the feature indices: the tactical groups'
@@ -163,50 +209,68 @@ fn tactical_offset(group: Group) -> u32 {
         .sum()
 }
 
-impl TrainingData {
-    /// Replays `record` and adds a competition for each move after the first `skip`.
-    fn add_record(&mut self, record: &GoRecord, skip: usize) -> Result<(), String> {
-        let mut board = Board::new(record.size).map_err(|error| error.to_string())?;
-        let (mut last, mut before_last) = (None, None);
-        let mut number = 0;
-        for event in &record.events {
-            let (color, mv) = match event {
-                Event::Setup(setup) => {
-                    for (v, stone) in setup.changes() {
-                        board.set(board.point(v), stone);
-                    }
-                    continue;
+/// Replays `record`, calling `visit` with the board, the mover, the move and the two moves
+/// before (`None` for a pass or none) for every move after the first `skip` that is not a
+/// pass.
+fn replay(
+    record: &GoRecord,
+    skip: usize,
+    mut visit: impl FnMut(&Board, Color, Point, Option<Point>, Option<Point>),
+) -> Result<(), String> {
+    let mut board = Board::new(record.size).map_err(|error| error.to_string())?;
+    let (mut last, mut before_last) = (None, None);
+    let mut number = 0;
+    for event in &record.events {
+        let (color, mv) = match event {
+            Event::Setup(setup) => {
+                for (v, stone) in setup.changes() {
+                    board.set(board.point(v), stone);
                 }
-                Event::Move(color, mv) => (*color, *mv),
-            };
-            number += 1;
-            let played = match mv {
-                MoveVertex::Pass => None,
-                MoveVertex::Play(v) => {
-                    let p = board
-                        .try_point(v)
-                        .ok_or_else(|| format!("move {number} is off the board"))?;
-                    if !board.is_legal(color, p, false) {
-                        return Err(format!("move {number} ({v}) is illegal"));
-                    }
-                    Some(p)
-                }
-            };
-            if let Some(p) = played
-                && number > skip
-            {
-                self.add_position(&board, color, p, last, before_last);
+                continue;
             }
-            match played {
-                Some(p) => {
-                    board.play(color, p);
+            Event::Move(color, mv) => (*color, *mv),
+        };
+        number += 1;
+        let played = match mv {
+            MoveVertex::Pass => None,
+            MoveVertex::Play(v) => {
+                let p = board
+                    .try_point(v)
+                    .ok_or_else(|| format!("move {number} is off the board"))?;
+                if !board.is_legal(color, p, false) {
+                    return Err(format!("move {number} ({v}) is illegal"));
                 }
-                None => board.pass(),
+                Some(p)
             }
-            before_last = last;
-            last = played;
+        };
+        if let Some(p) = played
+            && number > skip
+        {
+            visit(&board, color, p, last, before_last);
         }
-        Ok(())
+        match played {
+            Some(p) => {
+                board.play(color, p);
+            }
+            None => board.pass(),
+        }
+        before_last = last;
+        last = played;
+    }
+    Ok(())
+}
+
+impl TrainingData {
+    /// Makes the large patterns counted at least `min` times in `counts` features,
+    /// numbered in hash order (so the numbering does not depend on the map's order).
+    fn keep_spatial(&mut self, counts: &HashMap<u64, usize>, min: usize) {
+        let mut kept: Vec<u64> = counts
+            .iter()
+            .filter(|&(_, &count)| count >= min)
+            .map(|(&hash, _)| hash)
+            .collect();
+        kept.sort_unstable();
+        self.spatial = (0u32..).zip(kept).map(|(i, hash)| (hash, i)).collect();
     }
 
     /// A competition for `color` playing `played` on `board`, if the tree would consider it.
@@ -231,7 +295,7 @@ impl TrainingData {
                 played_at = Some(self.candidates.len());
             }
             let features = move_features(board, color, p, last, before_last);
-            let indexed = self.indices(&features);
+            let indexed = self.indices(board, color, p, &features);
             self.candidates.push(indexed);
         }
         if let Some(i) = played_at {
@@ -239,10 +303,24 @@ impl TrainingData {
         }
     }
 
-    /// `features` as feature indices: the tactical groups' by [`tactical_offset`], the
-    /// shape's as its number among the shapes (made absolute by [`TrainingData::groups`]).
-    fn indices(&mut self, features: &MoveFeatures) -> [u32; GROUPS.len()] {
-        let mut indices = [NO_FEATURE; GROUPS.len()];
+    /// `color` playing at `p` as feature indices: the tactical groups' by
+    /// [`tactical_offset`], the shape's as its number among the shapes, the large pattern's
+    /// (the largest learned one it matches) as its number among those (both made absolute
+    /// by [`TrainingData::groups`]).
+    fn indices(
+        &mut self,
+        board: &Board,
+        color: Color,
+        p: Point,
+        features: &MoveFeatures,
+    ) -> [u32; SLOTS] {
+        let mut indices = [NO_FEATURE; SLOTS];
+        if !self.spatial.is_empty() {
+            let hashes = spatial_hashes(board, color, p);
+            if let Some(&i) = hashes.iter().rev().find_map(|h| self.spatial.get(h)) {
+                indices[SPATIAL_SLOT] = i;
+            }
+        }
         for (g, (&group, &value)) in GROUPS.iter().zip(features).enumerate() {
             if value == 0 {
                 continue;
@@ -257,12 +335,18 @@ impl TrainingData {
         indices
     }
 
-    /// The groups' feature ranges and the number of features, with the shapes placed after
-    /// the tactical features (the shape slots are shifted there).
-    fn groups(&mut self) -> ([std::ops::Range<usize>; GROUPS.len()], usize) {
+    /// The slots' feature ranges and the number of features, with the shapes placed after
+    /// the tactical features and the large patterns after the shapes (their slots are
+    /// shifted there).
+    fn groups(&mut self) -> ([std::ops::Range<usize>; SLOTS], usize) {
         let tactical: u32 = GROUPS[1..].iter().map(|g| g.max_value()).sum();
+        let shapes = self.shapes.len();
+        let spatial_start = tactical as usize + shapes;
         self.competitions.shift_slot(Group::Shape.index(), tactical);
+        self.competitions
+            .shift_slot(SPATIAL_SLOT, spatial_start as u32);
         let mut ranges = std::array::from_fn(|_| 0..0);
+        ranges[SPATIAL_SLOT] = spatial_start..spatial_start + self.spatial.len();
         for (g, &group) in GROUPS.iter().enumerate() {
             ranges[g] = if group == Group::Shape {
                 tactical as usize..tactical as usize + self.shapes.len()
@@ -271,7 +355,7 @@ impl TrainingData {
                 start..start + group.max_value() as usize
             };
         }
-        (ranges, tactical as usize + self.shapes.len())
+        (ranges, spatial_start + self.spatial.len())
     }
 
     /// The fitted gammas as [`Gammas`].
@@ -290,10 +374,16 @@ impl TrainingData {
                 )
             })
         });
-        Gammas::from_features(
+        let spatial_start = (tactical as usize) + self.shapes.len();
+        let spatial = self
+            .spatial
+            .iter()
+            .map(|(&hash, &i)| (hash, fitted[spatial_start + i as usize] as f32));
+        Gammas::with_spatial(
             shapes
                 .chain(others)
                 .map(|(g, v, gamma)| (g, v, gamma as f32)),
+            spatial,
         )
     }
 }

@@ -60,6 +60,7 @@ mod mm;
 mod params;
 mod patterns;
 mod playout;
+mod spatial;
 mod tactics;
 mod tree;
 

@@ -92,6 +92,10 @@ pub struct LearnArgs {
     /// this many times in the records (0: none).
     #[arg(long, default_value_t = 0, value_name = "TIMES")]
     pub spatial_min: usize,
+    /// Records (files or folders) kept out of the fit: the fitted gammas are judged on how
+    /// well they predict these records' moves. May be given more than once.
+    #[arg(long, value_name = "RECORDS")]
+    pub held_out: Vec<PathBuf>,
 }
 
 /// `--prior`: above 0 and at most 1000.
@@ -132,6 +136,7 @@ fn learn(args: LearnArgs) -> io::Result<()> {
         sweeps: args.sweeps as usize,
         prior: args.prior,
         spatial_min: args.spatial_min,
+        held_out: args.held_out,
     };
     let report = player::learn_patterns(&settings).map_err(io::Error::other)?;
     println!(
@@ -147,6 +152,14 @@ fn learn(args: LearnArgs) -> io::Result<()> {
         100.0 * report.top_move_share,
         settings.out.display()
     );
+    if let Some(held_out) = report.held_out {
+        println!(
+            "held out: {} positions; log-likelihood {:.4}; strongest move played in {:.1}%",
+            held_out.positions,
+            held_out.log_likelihood,
+            100.0 * held_out.top_move_share
+        );
+    }
     Ok(())
 }
 

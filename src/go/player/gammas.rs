@@ -19,7 +19,7 @@ use crate::go::color::Color;
 
 use super::features::{GROUPS, Group, MoveFeatures, canonical_shape, move_features};
 use super::params::Params;
-use super::spatial::{SpatialHashes, spatial_hashes};
+use super::spatial::{SpatialHashes, SpatialMap, spatial_hashes};
 
 /// The first line of a weights file: its format and version.
 const HEADER: &str = "hamle-go-gammas 1";
@@ -40,7 +40,7 @@ pub struct Gammas {
     /// By group (in [`GROUPS`] order) and value (from 1); shapes' row is empty.
     tactical: [Vec<f32>; GROUPS.len()],
     /// Large patterns, by canonical hash (`spatial.rs`); a move uses its largest one here.
-    spatial: HashMap<u64, f32>,
+    spatial: SpatialMap<f32>,
 }
 
 /// The word that names the large patterns in a weights file (not a [`Group`]: a move's

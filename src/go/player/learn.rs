@@ -24,7 +24,7 @@ use crate::go::sgf::{self, Event, GoRecord};
 use super::features::{GROUPS, Group, MoveFeatures, move_features};
 use super::gammas::Gammas;
 use super::mm::{self, Competitions, Fit, NO_FEATURE};
-use super::spatial::spatial_hashes;
+use super::spatial::{SpatialMap, spatial_hashes};
 
 /// What the trainer is asked to do.
 #[derive(Clone, Debug)]
@@ -41,6 +41,8 @@ pub struct LearnSettings {
     pub prior: f64,
     /// Large patterns played at least this often in the records are learned (0: none).
     pub spatial_min: usize,
+    /// Records kept out of the fit, on which the fitted gammas are judged (none: no check).
+    pub held_out: Vec<PathBuf>,
 }
 
 /// What the trainer learned from, and how well the fit predicts the moves played.
@@ -58,6 +60,18 @@ pub struct LearnReport {
     pub fitted_log_likelihood: f64,
     /// Share of positions whose played move is the fit's strongest.
     pub top_move_share: f64,
+    /// The same on the held-out records, when some were given.
+    pub held_out: Option<Prediction>,
+}
+
+/// How well gammas predict the moves of records they were not fitted to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    pub positions: usize,
+    /// Mean log-likelihood of the moves played.
+    pub log_likelihood: f64,
+    /// Share of positions whose played move is the strongest.
+    pub top_move_share: f64,
 }
 
 /// The most records read: far more than a fit on one core has time for.
@@ -68,20 +82,12 @@ const MAX_DEPTH: usize = 8;
 /// Reads the records, fits the gammas and writes them to `settings.out`. Errors name the
 /// file and what is wrong with it.
 pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
-    let mut files = Vec::new();
-    for path in &settings.records {
-        collect_records(path, 0, &mut files)?;
-    }
-    if files.is_empty() {
-        return Err("no .sgf records found in the paths given".to_string());
-    }
-    let mut records = Vec::with_capacity(files.len());
-    for file in &files {
-        let bytes = sgf::read_file(file).map_err(|error| error.to_string())?;
-        let record = GoRecord::from_sgf_bytes(&bytes)
-            .map_err(|error| format!("{}: {error}", file.display()))?;
-        records.push((file, record));
-    }
+    let records = read_records(&settings.records)?;
+    let held_out = if settings.held_out.is_empty() {
+        Vec::new()
+    } else {
+        read_records(&settings.held_out)?
+    };
     let mut data = TrainingData::default();
     if settings.spatial_min > 0 {
         let mut counts = HashMap::new();
@@ -112,8 +118,13 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
     };
     let fitted = mm::fit(&data.competitions, &groups, features, fit);
     let gammas = data.gammas(&fitted);
+    let held_out = if held_out.is_empty() {
+        None
+    } else {
+        Some(predict(&gammas, &held_out, settings.skip_moves)?)
+    };
     let report = LearnReport {
-        records: files.len(),
+        records: records.len(),
         positions: data.competitions.positions(),
         candidates: data.competitions.candidates(),
         shapes: data.shapes.len(),
@@ -121,6 +132,7 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
         uniform_log_likelihood: mm::log_likelihood(&data.competitions, &vec![1.0; features]),
         fitted_log_likelihood: mm::log_likelihood(&data.competitions, &fitted),
         top_move_share: mm::top_share(&data.competitions, &fitted),
+        held_out,
     };
     let comment = format!(
         "learned by `hamle go learn-patterns` ({} sweeps, prior {}, first {} moves skipped, {})\n\
@@ -151,6 +163,81 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
         )
     })?;
     Ok(report)
+}
+
+/// The records at `paths` (files, and folders searched for `.sgf` files), each with its
+/// file; at least one.
+fn read_records(paths: &[PathBuf]) -> Result<Vec<(PathBuf, GoRecord)>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_records(path, 0, &mut files)?;
+    }
+    if files.is_empty() {
+        return Err("no .sgf records found in the paths given".to_string());
+    }
+    let mut records = Vec::with_capacity(files.len());
+    for file in files {
+        let bytes = sgf::read_file(&file).map_err(|error| error.to_string())?;
+        let record = GoRecord::from_sgf_bytes(&bytes)
+            .map_err(|error| format!("{}: {error}", file.display()))?;
+        records.push((file, record));
+    }
+    Ok(records)
+}
+
+/// How well `gammas` predict the moves of `records` (after the first `skip` of each),
+/// each move against the same candidates as in the fit.
+fn predict(
+    gammas: &Gammas,
+    records: &[(PathBuf, GoRecord)],
+    skip: usize,
+) -> Result<Prediction, String> {
+    let (mut positions, mut log_likelihood, mut top) = (0usize, 0.0f64, 0usize);
+    let mut strengths = Vec::new();
+    for (file, record) in records {
+        replay(record, skip, |board, color, played, last, before_last| {
+            strengths.clear();
+            let mut played_strength = None;
+            for p in candidates(board, color) {
+                let strength = f64::from(gammas.strength(board, color, p, last, before_last));
+                if p == played {
+                    played_strength = Some(strength);
+                }
+                strengths.push(strength);
+            }
+            let Some(played_strength) = played_strength.filter(|_| strengths.len() >= 2) else {
+                return;
+            };
+            positions += 1;
+            log_likelihood += (played_strength / strengths.iter().sum::<f64>()).ln();
+            if strengths.iter().filter(|&&s| s >= played_strength).count() == 1 {
+                top += 1;
+            }
+        })
+        .map_err(|problem| format!("{}: {problem}", file.display()))?;
+    }
+    let per_position = |x: f64| {
+        if positions == 0 {
+            0.0
+        } else {
+            x / positions as f64
+        }
+    };
+    Ok(Prediction {
+        positions,
+        log_likelihood: per_position(log_likelihood),
+        top_move_share: per_position(top as f64),
+    })
+}
+
+/// The moves the tree would consider for `color` on `board`: legal, not suicide, not in an
+/// own eye.
+fn candidates(board: &Board, color: Color) -> impl Iterator<Item = Point> + '_ {
+    board.empty_points().iter().copied().filter(move |&p| {
+        board.is_legal(color, p, false)
+            && !board.is_eye_like(color, p)
+            && !board.is_suicide(color, p)
+    })
 }
 
 /// Adds `path` (an `.sgf` file, or a folder searched for them in name order) to `files`.
@@ -194,7 +281,7 @@ struct TrainingData {
     /// Canonical shape code → its number among the shapes.
     shapes: BTreeMap<u32, u32>,
     /// Large pattern hash → its number among the large patterns learned.
-    spatial: HashMap<u64, u32>,
+    spatial: SpatialMap<u32>,
     /// Scratch: the candidates of one position.
     candidates: Vec<[u32; SLOTS]>,
 }
@@ -284,13 +371,7 @@ impl TrainingData {
     ) {
         self.candidates.clear();
         let mut played_at = None;
-        for &p in board.empty_points() {
-            if !board.is_legal(color, p, false)
-                || board.is_eye_like(color, p)
-                || board.is_suicide(color, p)
-            {
-                continue;
-            }
+        for p in candidates(board, color) {
             if p == played {
                 played_at = Some(self.candidates.len());
             }

@@ -81,7 +81,7 @@ pub use gammas::{MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, set_learned_prior};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;
-pub use learn::{LearnReport, LearnSettings, learn_patterns};
+pub use learn::{LearnReport, LearnSettings, Prediction, learn_patterns};
 use params::Params;
 use playout::{Amaf, Playout, Scorer, Turn};
 use tree::{Context, Tree, TreeReport, principal_variation, root_children};

@@ -13,6 +13,9 @@
 //! wherever and however it lies. The learned prior (`gammas.rs`) knows a gamma for the
 //! patterns seen often enough in its records and uses the largest one a move matches.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use crate::go::board::{Board, Point};
 use crate::go::color::Color;
 use crate::go::notation::Vertex;
@@ -22,6 +25,32 @@ pub(crate) const DISTANCES: [u32; 5] = [4, 5, 6, 7, 8];
 
 /// A move's canonical pattern hash at each of [`DISTANCES`].
 pub(crate) type SpatialHashes = [u64; DISTANCES.len()];
+
+/// A map keyed by pattern hashes. They are Zobrist hashes, already uniform, so the map
+/// uses them as they are instead of hashing them again (a lookup per size and move, on
+/// every expansion of the tree).
+pub(crate) type SpatialMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
+
+/// The hasher of [`SpatialMap`]: a `u64` key is its own hash.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used by the map's keys; anything else is folded in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
 
 const LARGEST: i32 = 8;
 /// The farthest an offset reaches along a line within [`LARGEST`].
@@ -152,6 +181,26 @@ const KEYS: [[u64; 3]; OFFSET_COUNT] = {
     keys
 };
 
+/// `TRANSFORMED[i][content][t]`: the key that offset `i` holding `content` adds to the
+/// hash of transform `t`, laid out so that one point's 8 updates are one run of memory.
+const TRANSFORMED: [[[u64; 8]; 3]; OFFSET_COUNT] = {
+    let mut table = [[[0; 8]; 3]; OFFSET_COUNT];
+    let mut i = 0;
+    while i < OFFSET_COUNT {
+        let mut c = 0;
+        while c < 3 {
+            let mut t = 0;
+            while t < 8 {
+                table[i][c][t] = KEYS[IMAGES[t][i]][c];
+                t += 1;
+            }
+            c += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
 /// Mixed into a size's hash, so that patterns of different sizes never share one.
 const SIZE_KEYS: [u64; DISTANCES.len()] = {
     let mut keys = [0; DISTANCES.len()];
@@ -184,8 +233,8 @@ pub(crate) fn spatial_hashes(board: &Board, color: Color, p: Point) -> SpatialHa
             }
         };
         if let Some(content) = content {
-            for (t, hash) in hashes.iter_mut().enumerate() {
-                *hash ^= KEYS[IMAGES[t][i]][content];
+            for (hash, key) in hashes.iter_mut().zip(&TRANSFORMED[i][content]) {
+                *hash ^= key;
             }
         }
         while next < DISTANCES.len() && PREFIXES[next] == i + 1 {

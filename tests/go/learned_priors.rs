@@ -86,6 +86,82 @@ fn learn_patterns_writes_the_same_weights_from_the_same_records() {
     assert_eq!(play(), moves);
 }
 
+/// The held-out log-likelihood `learn-patterns` printed.
+fn held_out_log_likelihood(stdout: &str) -> f64 {
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with("held out: "))
+        .unwrap_or_else(|| panic!("no held-out line: {stdout}"));
+    let after = line
+        .split("log-likelihood ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{line}"));
+    after
+        .split(';')
+        .next()
+        .and_then(|number| number.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
+}
+
+#[test]
+fn large_patterns_are_learned_and_predict_the_records_better() {
+    let scratch = Scratch::new("go", "learn-spatial");
+    let records = records().display().to_string();
+    let learn_with = |spatial_min: &str, out: &Path| {
+        let output = hamle(
+            &[
+                "go",
+                "learn-patterns",
+                "--skip-moves",
+                "2",
+                "--spatial-min",
+                spatial_min,
+                "--held-out",
+                &records,
+                "--out",
+                &out.display().to_string(),
+                &records,
+            ],
+            "",
+        );
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let (plain, spatial) = (scratch.0.join("plain.txt"), scratch.0.join("spatial.txt"));
+    let without = learn_with("0", &plain);
+    let with = learn_with("2", &spatial);
+    assert!(without.contains(", 0 large patterns;"), "{without}");
+    assert!(!with.contains(", 0 large patterns;"), "{with}");
+    let weights = std::fs::read_to_string(&spatial).expect("weights written");
+    assert!(weights.contains("\nspatial "), "{weights}");
+    assert!(
+        !std::fs::read_to_string(&plain)
+            .expect("weights written")
+            .contains("spatial")
+    );
+    // Judged on the records they were fitted to, the patterns can only help.
+    assert!(
+        held_out_log_likelihood(&with) > held_out_log_likelihood(&without),
+        "{without}\n{with}"
+    );
+    // The engine reads them back and plays.
+    let output = hamle(
+        &[
+            "go",
+            "--playouts",
+            "300",
+            "--gammas",
+            &spatial.display().to_string(),
+        ],
+        "boardsize 9\nclear_board\nplay b e5\ngenmove w\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && !stdout.contains('?'),
+        "{output:?}"
+    );
+}
+
 #[test]
 fn learn_patterns_names_the_record_it_cannot_read() {
     let scratch = Scratch::new("go", "learn-bad");

@@ -20,7 +20,8 @@
 //!   visits from heuristics (captures, escapes, self-atari, 3×3 shapes, vital points of
 //!   small eye spaces, lines on an open board: `knowledge.rs`, with the ladder reader
 //!   `ladder.rs` and the local readers of `tactics.rs`), and in play (`--learned-prior`, on by
-//!   default) from move-feature gammas learned from game records (`features.rs`, `gammas.rs`; fitted by
+//!   default) from move-feature gammas learned from game records (`features.rs`, large patterns
+//!   `spatial.rs`, `gammas.rs`; fitted by
 //!   `mm.rs` for `hamle go learn-patterns`, `learn.rs`).
 //!   Children are chosen by their mean blended with the AMAF (RAVE) mean. Kept trees
 //!   live in `kept.rs`.

@@ -90,15 +90,7 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
     };
     let mut data = TrainingData::default();
     if settings.spatial_min > 0 {
-        let mut counts = HashMap::new();
-        for (file, record) in &records {
-            replay(record, settings.skip_moves, |board, color, p, _, _| {
-                for hash in spatial_hashes(board, color, p) {
-                    *counts.entry(hash).or_insert(0usize) += 1;
-                }
-            })
-            .map_err(|problem| format!("{}: {problem}", file.display()))?;
-        }
+        let counts = count_played_patterns(&records, settings.skip_moves)?;
         data.keep_spatial(&counts, settings.spatial_min);
     }
     for (file, record) in &records {
@@ -134,7 +126,19 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
         top_move_share: mm::top_share(&data.competitions, &fitted),
         held_out,
     };
-    let comment = format!(
+    let comment = weights_comment(settings, &report);
+    fs::write(&settings.out, gammas.to_text(&comment)).map_err(|error| {
+        format!(
+            "{}: cannot write the weights: {error}",
+            settings.out.display()
+        )
+    })?;
+    Ok(report)
+}
+
+/// The comment lines of a weights file: how it was learned, and how well it fits.
+fn weights_comment(settings: &LearnSettings, report: &LearnReport) -> String {
+    format!(
         "learned by `hamle go learn-patterns` ({} sweeps, prior {}, first {} moves skipped, {})\n\
          from {} records: {} positions, {} candidate moves, {} shapes, {} large patterns;\n\
          mean log-likelihood of the moves played {:.4} (all gammas 1: {:.4}); \
@@ -155,14 +159,25 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
         report.fitted_log_likelihood,
         report.uniform_log_likelihood,
         100.0 * report.top_move_share,
-    );
-    fs::write(&settings.out, gammas.to_text(&comment)).map_err(|error| {
-        format!(
-            "{}: cannot write the weights: {error}",
-            settings.out.display()
-        )
-    })?;
-    Ok(report)
+    )
+}
+
+/// How often each large pattern (every size) was played in `records`, after the first
+/// `skip` moves of each.
+fn count_played_patterns(
+    records: &[(PathBuf, GoRecord)],
+    skip: usize,
+) -> Result<HashMap<u64, usize>, String> {
+    let mut counts = HashMap::new();
+    for (file, record) in records {
+        replay(record, skip, |board, color, p, _, _| {
+            for hash in spatial_hashes(board, color, p) {
+                *counts.entry(hash).or_insert(0) += 1;
+            }
+        })
+        .map_err(|problem| format!("{}: {problem}", file.display()))?;
+    }
+    Ok(counts)
 }
 
 /// The records at `paths` (files, and folders searched for `.sgf` files), each with its

@@ -200,6 +200,25 @@ fn learn_patterns_names_the_record_it_cannot_read() {
         assert!(error.contains(&expected), "{}: {error}", path.display());
     }
     assert!(!out.exists(), "no weights are written from bad records");
+    // Held-out records are read as strictly, before any fitting.
+    let output = hamle(
+        &[
+            "go",
+            "learn-patterns",
+            "--held-out",
+            &malformed.display().to_string(),
+            "--out",
+            &out.display().to_string(),
+            &records().display().to_string(),
+        ],
+        "",
+    );
+    let error = one_error_line(&output);
+    assert!(error.contains(&malformed.display().to_string()), "{error}");
+    assert!(
+        !out.exists(),
+        "no weights are written with bad held-out records"
+    );
 }
 
 #[test]

@@ -19,19 +19,13 @@ fn hamle(args: &[&str], input: &str) -> Output {
     run_patiently(Command::new(env!("CARGO_BIN_EXE_hamle")).args(args), input)
 }
 
-fn learn(records: &Path, out: &Path) -> Output {
-    hamle(
-        &[
-            "go",
-            "learn-patterns",
-            "--skip-moves",
-            "2",
-            "--out",
-            &out.display().to_string(),
-            &records.display().to_string(),
-        ],
-        "",
-    )
+/// `hamle go learn-patterns` on `records` (first two moves skipped), with `options` more.
+fn learn(records: &Path, out: &Path, options: &[&str]) -> Output {
+    let (out, records) = (out.display().to_string(), records.display().to_string());
+    let mut args = vec!["go", "learn-patterns", "--skip-moves", "2", "--out", &out];
+    args.extend_from_slice(options);
+    args.push(&records);
+    hamle(&args, "")
 }
 
 /// The error a failed run printed: its stderr, which must be one line without a panic.
@@ -48,7 +42,7 @@ fn learn_patterns_writes_the_same_weights_from_the_same_records() {
     let scratch = Scratch::new("go", "learn-same");
     let (first, second) = (scratch.0.join("first.txt"), scratch.0.join("second.txt"));
     for out in [&first, &second] {
-        let output = learn(&records(), out);
+        let output = learn(&records(), out, &[]);
         assert!(output.status.success(), "{output:?}");
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(stdout.starts_with("learned from 4 records:"), "{stdout}");
@@ -106,24 +100,10 @@ fn held_out_log_likelihood(stdout: &str) -> f64 {
 #[test]
 fn large_patterns_are_learned_and_predict_the_records_better() {
     let scratch = Scratch::new("go", "learn-spatial");
-    let records = records().display().to_string();
+    let held_out = records().display().to_string();
     let learn_with = |spatial_min: &str, out: &Path| {
-        let output = hamle(
-            &[
-                "go",
-                "learn-patterns",
-                "--skip-moves",
-                "2",
-                "--spatial-min",
-                spatial_min,
-                "--held-out",
-                &records,
-                "--out",
-                &out.display().to_string(),
-                &records,
-            ],
-            "",
-        );
+        let options = ["--spatial-min", spatial_min, "--held-out", &held_out];
+        let output = learn(&records(), out, &options);
         assert!(output.status.success(), "{output:?}");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
@@ -196,25 +176,14 @@ fn learn_patterns_names_the_record_it_cannot_read() {
         ));
     }
     for (path, expected) in cases {
-        let error = one_error_line(&learn(&path, &out));
+        let error = one_error_line(&learn(&path, &out, &[]));
         assert!(error.contains(&expected), "{}: {error}", path.display());
     }
     assert!(!out.exists(), "no weights are written from bad records");
     // Held-out records are read as strictly, before any fitting.
-    let output = hamle(
-        &[
-            "go",
-            "learn-patterns",
-            "--held-out",
-            &malformed.display().to_string(),
-            "--out",
-            &out.display().to_string(),
-            &records().display().to_string(),
-        ],
-        "",
-    );
-    let error = one_error_line(&output);
-    assert!(error.contains(&malformed.display().to_string()), "{error}");
+    let bad = malformed.display().to_string();
+    let error = one_error_line(&learn(&records(), &out, &["--held-out", &bad]));
+    assert!(error.contains(&bad), "{error}");
     assert!(
         !out.exists(),
         "no weights are written with bad held-out records"

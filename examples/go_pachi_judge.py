@@ -8,8 +8,9 @@ game BOT lost in MATCH_DIR (every game with --all), Pachi searches every positio
 N playouts (default 8,000) and gives the win rate of the side to move. A move's drop is
 what the mover's win rate lost with it: its rate before the move less its rate after
 (one less the opponent's). The report lists BOT's largest drops, with Pachi's own move
-beside the one played, and the mean drop of BOT's moves by phase of the game, counting
-only positions BOT had not already lost (Pachi's rate at least 25 %).
+beside the one played, and the mean drop by phase of the game of BOT's moves and, beside
+them, of its opponents' (which show the judge's own noise and horizon), over positions whose
+mover Pachi gives 25 to 75 %.
 
 Pachi's rates at a few thousand playouts are noisy (a few points), and a drop can be
 Pachi's horizon as much as the move's fault: read the large ones on a board. The game's
@@ -90,7 +91,8 @@ def main():
     parser.add_argument("--top", type=int, default=20)
     args = parser.parse_args()
     drops = []
-    by_phase = defaultdict(list)
+    # Per phase: the drops of BOT's moves, then of its opponents'.
+    by_phase = defaultdict(lambda: ([], []))
     games = lost_games(args.match_dir, args.bot, args.all)
     for number, (name, colour) in enumerate(games, 1):
         print(f"{number}/{len(games)} {name}", file=sys.stderr)
@@ -98,22 +100,21 @@ def main():
         judged = judge(args.pachi, record, args.playouts)
         for k in range(len(judged) - 1):
             mover, played, best, before = judged[k]
-            if mover != colour:
-                continue
             drop = before - (100.0 - judged[k + 1][3])
-            drops.append((drop, name, k + 1, played, best, before))
-            if before >= 25.0:
-                by_phase[min(k // 10, 6)].append(drop)
+            if mover == colour:
+                drops.append((drop, name, k + 1, played, best, before))
+            if 25.0 <= before <= 75.0:
+                by_phase[min(k // 10, 6)][mover != colour].append(drop)
     drops.sort(reverse=True)
     print(f"{args.bot}: {len(drops)} moves judged in {len(games)} games, Pachi at {args.playouts} playouts")
     print("largest drops (win rate points): game, move number, played, Pachi's move, rate before")
     for drop, name, number, played, best, before in drops[: args.top]:
         print(f"  {drop:5.1f}  {name} move {number:3}  {played:5} {best:5} {before:5.1f}")
-    print("by phase (positions not already lost): moves, mean drop, summed drop")
+    print(f"by phase (movers at 25-75 %): moves and mean drop of {args.bot}'s, then its opponents'")
     for phase in sorted(by_phase):
-        values = by_phase[phase]
         label = f"{phase * 10 + 1}-{phase * 10 + 10}" if phase < 6 else "61-"
-        print(f"  moves {label:>6}: {len(values):4}  {sum(values) / len(values):5.1f}  {sum(values):6.0f}")
+        cells = [f"{len(v):4} {sum(v) / len(v):5.1f}" if v else "   0     -" for v in by_phase[phase]]
+        print(f"  moves {label:>6}: {cells[0]}   {cells[1]}")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ def lost_games(match_dir, bot, everything):
     text = read_capped(os.path.join(match_dir, "results.tsv"), 64 << 20)
     for line in text.splitlines():
         field = dict(kv.split("=", 1) for kv in line.split("\t") if "=" in kv)
-        if bot not in (field.get("first"), field.get("second")):
+        # A game of other bots, or one left without a record, has nothing to judge.
+        if bot not in (field.get("first"), field.get("second")) or "record" not in field:
             continue
         colour = "B" if field["first"] == bot else "W"
         winner = field.get("winner")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a Go bot loses its games: Pachi judges every position of a `hamle match` folder.
 
-Usage: examples/go_pachi_judge.py PACHI MATCH_DIR BOT [--playouts N] [--all] [--top K]
+Usage: examples/go_pachi_judge.py PACHI MATCH_DIR BOT [--playouts N] [--all] [--top K] [--save FILE]
 
 PACHI is a Pachi binary (built by hand outside the repository; none is shipped). For each
 game BOT lost in MATCH_DIR (every game with --all), Pachi searches every position at
@@ -15,6 +15,11 @@ mover Pachi gives 25 to 75 %.
 Pachi's rates at a few thousand playouts are noisy (a few points), and a drop can be
 Pachi's horizon as much as the move's fault: read the large ones on a board. The game's
 size, komi and rules come from each SGF record; Pachi is told not to resign.
+
+--save FILE writes every judged position as a problem for examples/go_pachi_problems.py, a
+tab-separated line each: record, move number, size, komi, rules, the mover (b or w), the
+move played, Pachi's move, Pachi's rate before the move and after it (for the mover), and
+the moves that led there (`b:D4 w:pass …`).
 """
 import argparse
 import os
@@ -59,12 +64,18 @@ def gtp_vertex(sgf_point, size):
     return f"{COLUMNS[ord(sgf_point[0]) - 97]}{size - (ord(sgf_point[1]) - 97)}"
 
 
-def judge(pachi, record, playouts):
-    """[(colour, move played, Pachi's move, Pachi's win rate for the side to move)]."""
+def game_settings(record):
+    """(size, komi, rules, [(colour, GTP vertex)]) of an SGF record."""
     size = int((re.search(r"SZ\[(\d+)\]", record) or [0, 19])[1])
     komi = (re.search(r"KM\[([-\d.]+)\]", record) or [0, "7.5"])[1]
     rules = "japanese" if re.search(r"RU\[Japanese\]", record, re.I) else "chinese"
     moves = [(c, gtp_vertex(m, size)) for c, m in re.findall(r";([BW])\[([a-z]{0,2})\]", record)]
+    return size, komi, rules, moves
+
+
+def judge(pachi, record, playouts):
+    """[(colour, move played, Pachi's move, Pachi's win rate for the side to move)]."""
+    size, komi, rules, moves = game_settings(record)
     commands = [f"boardsize {size}", "clear_board", f"komi {komi}"]
     for colour, move in moves:
         commands += [f"genmove {colour.lower()}", "undo", f"play {colour.lower()} {move}"]
@@ -82,6 +93,16 @@ def judge(pachi, record, playouts):
     return [(c, m, best, float(rate)) for (c, m), (best, rate) in zip(moves, rates)]
 
 
+def save_problem(out, name, record, judged, k):
+    """One judged position as a problem line (see --save)."""
+    size, komi, rules, _ = game_settings(record)
+    mover, played, best, before = judged[k]
+    after = 100.0 - judged[k + 1][3]
+    line = " ".join(f"{c.lower()}:{m}" for c, m, _, _ in judged[:k])
+    fields = [name, k + 1, size, komi, rules, mover.lower(), played, best, before, after, line]
+    out.write("\t".join(str(f) for f in fields) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pachi")
@@ -90,7 +111,9 @@ def main():
     parser.add_argument("--playouts", type=int, default=8000)
     parser.add_argument("--all", action="store_true", help="judge won games as well")
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--save", help="write every judged position to this file")
     args = parser.parse_args()
+    saved = open(args.save, "w", encoding="utf-8") if args.save else None
     drops = []
     # Per phase: the drops of BOT's moves, then of its opponents'.
     by_phase = defaultdict(lambda: ([], []))
@@ -106,6 +129,10 @@ def main():
                 drops.append((drop, name, k + 1, played, best, before))
             if 25.0 <= before <= 75.0:
                 by_phase[min(k // 10, 6)][mover != colour].append(drop)
+            if saved:
+                save_problem(saved, name, record, judged, k)
+    if saved:
+        saved.close()
     drops.sort(reverse=True)
     print(f"{args.bot}: {len(drops)} moves judged in {len(games)} games, Pachi at {args.playouts} playouts")
     print("largest drops (win rate points): game, move number, played, Pachi's move, rate before")

@@ -183,6 +183,11 @@ pub struct DuelArgs {
     /// The second player judges races with its main net.
     #[arg(long)]
     pub no_race_second: bool,
+    /// Every this many pairs, a line on stderr with the score so far and the pair totals
+    /// (`pairs N sum S sum_sq Q`, for pooling shards): a run cut short still leaves its
+    /// last line. 0: none.
+    #[arg(long, default_value_t = 50)]
+    pub progress: u64,
 }
 
 /// Runs a tool.
@@ -527,16 +532,48 @@ pub struct DuelResult {
     /// Points per game and the half-width of its 95% interval.
     pub ppg: f64,
     pub interval: f64,
+    /// The pairs played, and the sum and the sum of squares of their mean points: what
+    /// pools the pairs of several runs into one mean and interval.
+    pub pairs: u64,
+    pub pair_sum: f64,
+    pub pair_sum_sq: f64,
+}
+
+impl DuelResult {
+    fn add_pair(&mut self, mean: f64) {
+        self.pairs += 1;
+        self.pair_sum += mean;
+        self.pair_sum_sq += mean * mean;
+        let n = self.pairs as f64;
+        self.ppg = self.pair_sum / n;
+        let variance = if self.pairs > 1 {
+            (self.pair_sum_sq - self.pair_sum * self.pair_sum / n) / (n - 1.0)
+        } else {
+            0.0
+        };
+        self.interval = 1.96 * (variance.max(0.0) / n).sqrt();
+    }
 }
 
 /// Plays `games` (rounded up to even) cubeless money games between two players, each dice
 /// sequence twice with the colours swapped. The interval is over the pairs, which share
 /// their dice.
 pub fn duel(first: &mut Player, second: &mut Player, games: u64, seed: u64) -> DuelResult {
-    let pairs = games.div_ceil(2);
+    duel_with_progress(first, second, games, seed, 0, &mut |_| {})
+}
+
+/// [`duel`], calling `progress` with the result so far after every `every` pairs (never
+/// when `every` is 0).
+pub fn duel_with_progress(
+    first: &mut Player,
+    second: &mut Player,
+    games: u64,
+    seed: u64,
+    every: u64,
+    progress: &mut dyn FnMut(&DuelResult),
+) -> DuelResult {
     let mut result = DuelResult::default();
-    let (mut sum, mut sum_sq) = (0f64, 0f64);
-    for pair in 0..pairs {
+    for pair in 0..games.div_ceil(2) {
         let pair_seed = seed
             .wrapping_mul(crate::seed::GOLDEN_GAMMA)
             .wrapping_add(pair.wrapping_mul(0xD1B5_4A32_D192_ED03));
@@ -564,18 +601,11 @@ pub fn duel(first: &mut Player, second: &mut Player, games: u64, seed: u64) -> D
             result.games += 1;
             result.points += signed;
         }
-        let mean = pair_points as f64 / 2.0;
-        sum += mean;
-        sum_sq += mean * mean;
+        result.add_pair(pair_points as f64 / 2.0);
+        if every > 0 && result.pairs % every == 0 {
+            progress(&result);
+        }
     }
-    let n = pairs as f64;
-    result.ppg = sum / n;
-    let variance = if pairs > 1 {
-        (sum_sq - sum * sum / n) / (n - 1.0)
-    } else {
-        0.0
-    };
-    result.interval = 1.96 * (variance / n).sqrt();
     result
 }
 
@@ -630,7 +660,30 @@ pub fn run_duel(args: &DuelArgs, out: &mut impl Write) -> io::Result<()> {
     let mut first = player_for(args.first, &args.weights_first, race_first)?;
     let mut second = player_for(args.second, &args.weights_second, race_second)?;
     let begun = Instant::now();
-    let r = duel(&mut first, &mut second, args.games, args.seed);
+    let total = args.games.div_ceil(2) * 2;
+    let mut report = |r: &DuelResult| {
+        eprintln!(
+            "{} vs {}: {} of {} games (seed {}), {:+.3} ppg ± {:.3} (95%); pairs {} sum {} sum_sq {}",
+            args.first,
+            args.second,
+            r.games,
+            total,
+            args.seed,
+            r.ppg,
+            r.interval,
+            r.pairs,
+            r.pair_sum,
+            r.pair_sum_sq
+        );
+    };
+    let r = duel_with_progress(
+        &mut first,
+        &mut second,
+        args.games,
+        args.seed,
+        args.progress,
+        &mut report,
+    );
     writeln!(
         out,
         "{} vs {}: {} games (seed {}), {:+.3} ppg ± {:.3} (95%), {} wins ({:.1}%), {} gammons, {} backgammons, {:.1} s",
@@ -670,5 +723,21 @@ mod tests {
             duel(&mut a, &mut b, 10, 5)
         };
         assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn duel_reports_progress_that_ends_at_its_result() {
+        let mut a = Player::new(Level::Pubeval);
+        let mut b = Player::new(Level::Greedy);
+        let mut seen = Vec::new();
+        let r = duel_with_progress(&mut a, &mut b, 12, 4, 2, &mut |p| seen.push(p.clone()));
+        // 6 pairs, a report after every second one: the last report is the result.
+        assert_eq!(seen.iter().map(|p| p.pairs).collect::<Vec<_>>(), [2, 4, 6]);
+        assert_eq!(seen.last(), Some(&r));
+        assert_eq!(r.pairs, 6);
+        assert_eq!(r.pair_sum, r.points as f64 / 2.0);
+        let mut c = Player::new(Level::Pubeval);
+        let mut d = Player::new(Level::Greedy);
+        assert_eq!(duel(&mut c, &mut d, 12, 4), r);
     }
 }

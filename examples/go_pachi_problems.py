@@ -52,10 +52,12 @@ def load_problems(path, first, last, low, high):
                 key=f"{name}:{move}", move=int(move), size=int(size), komi=float(komi),
                 rules=rules, mover=mover, played=played.upper(), best=best.upper(),
                 before=float(before), after_played=float(after),
-                moves=[m.split(":") for m in moves.split()],
+                moves=[tuple(m.split(":")) for m in moves.split()],
             )
         except ValueError as e:
             sys.exit(f"{path}:{number}: {e}")
+        if any(len(m) != 2 or m[0] not in ("b", "w") for m in problem["moves"]) or mover not in ("b", "w"):
+            sys.exit(f"{path}:{number}: moves are written colour:vertex, e.g. b:D4, and colours b or w")
         if first <= problem["move"] <= last and low <= problem["before"] <= high:
             problems.append(problem)
     return problems
@@ -67,7 +69,9 @@ def setup(problem):
 
 
 def gtp_answers(text):
-    return [block[1:].strip() for block in text.split("\n\n") if block[:1] in "=?"]
+    """Each answer as (succeeded, text)."""
+    blocks = [block.strip() for block in text.split("\n\n")]
+    return [(block[0] == "=", block[1:].strip()) for block in blocks if block[:1] in ("=", "?")]
 
 
 def engine_moves(command, problems):
@@ -83,7 +87,11 @@ def engine_moves(command, problems):
     if len(answers) < len(commands):
         sys.exit(f"the engine answered {len(answers)} of {len(commands)} commands: "
                  f"{run.stderr.strip()[-500:]}")
-    return [answers[i].upper() for i in asked]
+    for problem, i in zip(problems, asked):
+        succeeded, move = answers[i]
+        if not succeeded or not re.fullmatch(r"[A-Za-z]\d{1,2}|pass|PASS", move):
+            sys.exit(f"{problem['key']}: the engine answered reg_genmove with '{move}'")
+    return [answers[i][1].upper() for i in asked]
 
 
 def pachi_rates(pachi, playouts, rules, items):

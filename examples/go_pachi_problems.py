@@ -27,17 +27,11 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the examples folder
+from go_pachi_judge import read_capped  # noqa: E402 (the judge's capped reader, beside this script)
+
 MAX_PROBLEMS_BYTES = 64 << 20
 MAX_CACHE_BYTES = 256 << 20
-
-
-def read_capped(path, cap):
-    if not os.path.isfile(path):
-        sys.exit(f"{path}: not a regular file")
-    if os.path.getsize(path) > cap:
-        sys.exit(f"{path}: larger than {cap} bytes")
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 def load_problems(path, first, last, low, high):

@@ -4,7 +4,10 @@
 Usage: examples/go_pachi_problems.py [options] PACHI PROBLEMS COMMAND...
        examples/go_pachi_problems.py --compare CHOICES_A CHOICES_B
 
-PROBLEMS is a file written by `go_pachi_judge.py ... --save FILE`. The engine COMMAND (a GTP
+PROBLEMS is a file written by `go_pachi_judge.py ... --all --save FILE`: judge every game of
+a match, won and lost. A set from the lost games alone favours any change to the engine that
+lost them (its choices there lost; a change moves it away from them), as protocol.md shows.
+The engine COMMAND (a GTP
 engine, e.g. `hamle go --rules chinese --playouts 5000 --seed 1 --reuse off`) is asked
 `reg_genmove` in every position whose move number lies in --moves (default 11-46) and whose
 mover Pachi rates within --band (default 25-75 %), and Pachi at --playouts (default 8,000)

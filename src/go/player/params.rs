@@ -33,10 +33,11 @@ pub(crate) struct Params {
     /// but at equal time it is no gain: 52 of 100 against main's engine at 0.25 s a
     /// move each (9×9, about 6,000 playouts; Elo +14 ± 70), as its speed cost eats
     /// what it adds; on a lent 16-core machine, 163 of 353 at 0.25 s a move (Elo −26 ±
-    /// 34), though Pachi's judgement of its moves at equal playouts improves (protocol.md,
-    /// "Pachi's judgement as a test"). (It also moved game 14 of GNU Go's score.tst to a
-    /// wrong count while the judgement searched with the playing params; the judgement has
-    /// its own since, [`Params::judging`], and counts 28 of 29 with the reader on for play.)
+    /// 34), and Pachi's judgement of its moves at equal playouts sees no gain either
+    /// (protocol.md, "Pachi's judgement as a test"). (It also moved game 14 of GNU Go's
+    /// score.tst to a wrong count while the judgement searched with the playing params; the
+    /// judgement has its own since, [`Params::judging`], and counts 28 of 29 with the
+    /// reader on for play.)
     pub(crate) playout_reading: bool,
     /// Virtual wins for the vital point of a small eye space (nakade, `tactics.rs`).
     /// A prior rather than a playout move: in the playouts the reader cost a fifth of

@@ -73,24 +73,32 @@ def game_settings(record):
     return size, komi, rules, moves
 
 
-def judge(pachi, record, playouts):
-    """[(colour, move played, Pachi's move, Pachi's win rate for the side to move)]."""
-    size, komi, rules, moves = game_settings(record)
-    commands = [f"boardsize {size}", "clear_board", f"komi {komi}"]
-    for colour, move in moves:
-        commands += [f"genmove {colour.lower()}", "undo", f"play {colour.lower()} {move}"]
+def pachi_searches(pachi, rules, playouts, commands, timeout):
+    """(Pachi's move, its win rate for the side to move) for each genmove in `commands`:
+    Pachi at a fixed number of playouts, one thread, told not to resign, run from its own
+    folder (where its pattern files are)."""
     run = subprocess.run(
         [pachi, "--rules", rules, "-s", "11", "-t", f"={playouts}", "threads=1,resign_threshold=0"],
         input="\n".join(commands + ["quit"]) + "\n",
         capture_output=True,
         text=True,
         cwd=os.path.dirname(os.path.abspath(pachi)),
-        timeout=3600,
+        timeout=timeout,
     )
-    rates = re.findall(r"\*\*\* WINNER is (\S+) with score ([\d.]+)%", run.stderr)
+    found = re.findall(r"\*\*\* WINNER is (\S+) with score ([\d.]+)%", run.stderr)
+    return [(best, float(rate)) for best, rate in found]
+
+
+def judge(pachi, record, playouts):
+    """[(colour, move played, Pachi's move, Pachi's win rate for the side to move)]."""
+    size, komi, rules, moves = game_settings(record)
+    commands = [f"boardsize {size}", "clear_board", f"komi {komi}"]
+    for colour, move in moves:
+        commands += [f"genmove {colour.lower()}", "undo", f"play {colour.lower()} {move}"]
+    rates = pachi_searches(pachi, rules, playouts, commands, timeout=3600)
     if len(rates) < len(moves):
         print(f"  Pachi judged {len(rates)} of {len(moves)} positions", file=sys.stderr)
-    return [(c, m, best, float(rate)) for (c, m), (best, rate) in zip(moves, rates)]
+    return [(c, m, best, rate) for (c, m), (best, rate) in zip(moves, rates)]
 
 
 def save_problem(out, name, record, judged, k):

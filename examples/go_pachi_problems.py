@@ -14,6 +14,8 @@ mover Pachi rates within --band (default 25-75 %), and Pachi at --playouts (defa
 judges each move it chose: the move's drop is the mover's rate before it less its rate after
 it. The played move's and every earlier judgement are reused (--cache, default PROBLEMS with
 `.cache` added), so a second engine costs Pachi only the moves the first did not choose.
+(Pachi's rates vary by a few points from run to run even with its seed fixed, so the cache,
+which keeps the first judgement of each move, is what makes two engines' runs comparable.)
 It prints the mean drop with its standard error and, with --choices FILE, writes each
 position's move and drop; --compare then gives the mean paired difference of two such files
 with a 95 % interval, the figure to read (a change of seed alone moves it by its interval).
@@ -31,7 +33,7 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in the examples folder
-from go_pachi_judge import read_capped  # noqa: E402 (the judge's capped reader, beside this script)
+from go_pachi_judge import pachi_searches, read_capped  # noqa: E402 (beside this script)
 
 MAX_PROBLEMS_BYTES = 64 << 20
 MAX_CACHE_BYTES = 256 << 20
@@ -97,15 +99,10 @@ def pachi_rates(pachi, playouts, rules, items):
     for problem, move in items:
         other = "w" if problem["mover"] == "b" else "b"
         commands += setup(problem) + [f"play {problem['mover']} {move}", f"genmove {other}"]
-    run = subprocess.run(
-        [pachi, "--rules", rules, "-s", "11", "-t", f"={playouts}", "threads=1,resign_threshold=0"],
-        input="\n".join(commands + ["quit"]) + "\n", capture_output=True, text=True,
-        cwd=os.path.dirname(os.path.abspath(pachi)), timeout=24 * 3600,
-    )
-    rates = re.findall(r"\*\*\* WINNER is \S+ with score ([\d.]+)%", run.stderr)
+    rates = pachi_searches(pachi, rules, playouts, commands, timeout=24 * 3600)
     if len(rates) != len(items):
         sys.exit(f"Pachi judged {len(rates)} of {len(items)} moves")
-    return [100.0 - float(rate) for rate in rates]
+    return [100.0 - rate for _, rate in rates]
 
 
 def shards(items, count):

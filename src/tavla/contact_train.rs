@@ -60,10 +60,14 @@ pub struct ContactOptions {
 
 /// Where positions come from: `games` self-play games (seeded by `seed` and the game's
 /// number), a side playing one of its three best plays at random with chance `explore`.
+/// With `alternatives` K, each turn with a choice also gives the positions of its K best
+/// plays at 0-ply other than the one played: the positions the player must rank, most of
+/// which self-play never reaches.
 #[derive(Clone, Debug)]
 pub struct Harvest {
     pub games: u64,
     pub explore: f64,
+    pub alternatives: usize,
     pub threads: usize,
     pub seed: u64,
 }
@@ -74,6 +78,7 @@ impl ContactOptions {
         Harvest {
             games: self.games,
             explore: self.explore,
+            alternatives: 0,
             threads: self.threads,
             seed: self.seed,
         }
@@ -156,6 +161,15 @@ fn harvest_one(net: &Net, options: &Harvest, game: u64) -> Vec<(Board, Side)> {
         } else {
             evaluator.choose(&candidates, side, 0).0
         };
+        if options.alternatives > 0 && candidates.len() > 1 {
+            let ranked = evaluator.ranked(&candidates, side);
+            let others = ranked.iter().filter(|r| r.0 != index);
+            for &(other, _, _) in others.take(options.alternatives) {
+                if is_contact(&candidates[other].after) {
+                    found.push((candidates[other].after, side.other()));
+                }
+            }
+        }
         board = candidates[index].after;
         side = side.other();
         if is_contact(&board) {
@@ -396,6 +410,25 @@ mod tests {
         let positions = harvest(Net::builtin(), &tiny(1).harvest());
         assert!(positions.len() > 10);
         assert!(positions.iter().all(|(board, _)| is_contact(board)));
+    }
+
+    #[test]
+    fn alternatives_add_the_other_plays_to_the_same_games() {
+        let plain = tiny(1).harvest();
+        let wider = Harvest {
+            alternatives: 2,
+            ..plain.clone()
+        };
+        let played = harvest(Net::builtin(), &plain);
+        let with_others = harvest(Net::builtin(), &wider);
+        assert!(with_others.len() > played.len() * 2);
+        assert!(with_others.iter().all(|(board, _)| is_contact(board)));
+        // The games are the same: the positions played come in the same order, each
+        // after the alternatives of the turn that led to it.
+        let mut rest = with_others.iter();
+        for position in &played {
+            assert!(rest.any(|p| p == position), "a played position is missing");
+        }
     }
 
     #[test]

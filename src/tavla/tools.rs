@@ -143,6 +143,10 @@ pub struct LabelArgs {
     /// Chance that a harvesting side plays one of its three best plays at random.
     #[arg(long, default_value_t = 0.1)]
     pub explore: f64,
+    /// Also harvest the positions of each turn's K best plays at 0-ply other than the one
+    /// played (the alternatives the player ranks).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=32))]
+    pub alternatives: u64,
     /// Threads that harvest and label (the file does not depend on it).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -381,6 +385,7 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
         harvest: Harvest {
             games: args.games,
             explore: args.explore,
+            alternatives: args.alternatives as usize,
             threads: args.threads.max(1),
             seed: args.seed,
         },
@@ -395,8 +400,8 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
     };
     writeln!(
         file,
-        "# hamle tavla label --games {} --seed {} {how} --explore {}",
-        args.games, args.seed, args.explore
+        "# hamle tavla label --games {} --seed {} {how} --explore {} --alternatives {}",
+        args.games, args.seed, args.explore, args.alternatives
     )
     .map_err(named)?;
     let begun = Instant::now();

@@ -400,8 +400,15 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
     };
     writeln!(
         file,
-        "# hamle tavla label --games {} --seed {} {how} --explore {} --alternatives {}",
-        args.games, args.seed, args.explore, args.alternatives
+        "# hamle tavla label --games {} --seed {} {how} --explore {}{}",
+        args.games,
+        args.seed,
+        args.explore,
+        // Only when asked for, so files made before the option read as they were.
+        match args.alternatives {
+            0 => String::new(),
+            k => format!(" --alternatives {k}"),
+        }
     )
     .map_err(named)?;
     let begun = Instant::now();

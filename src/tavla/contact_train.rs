@@ -155,21 +155,24 @@ fn harvest_one(net: &Net, options: &Harvest, game: u64) -> Vec<(Board, Side)> {
     let (mut board, mut side, mut dice) = first_turn(&mut roller);
     while board.on_board(side) > 0 && board.on_board(side.other()) > 0 {
         let candidates = legal_plays(&board, side, dice);
-        let index = if candidates.len() > 1 && rng.random_bool(options.explore) {
+        let index = if candidates.len() > 1 {
+            // One 0-ply ranking serves the choice, the exploration and the alternatives.
             let ranked = evaluator.ranked(&candidates, side);
-            ranked[rng.random_range(0..ranked.len().min(3))].0
-        } else {
-            evaluator.choose(&candidates, side, 0).0
-        };
-        if options.alternatives > 0 && candidates.len() > 1 {
-            let ranked = evaluator.ranked(&candidates, side);
+            let index = if rng.random_bool(options.explore) {
+                ranked[rng.random_range(0..ranked.len().min(3))].0
+            } else {
+                ranked[0].0
+            };
             let others = ranked.iter().filter(|r| r.0 != index);
             for &(other, _, _) in others.take(options.alternatives) {
                 if is_contact(&candidates[other].after) {
                     found.push((candidates[other].after, side.other()));
                 }
             }
-        }
+            index
+        } else {
+            0
+        };
         board = candidates[index].after;
         side = side.other();
         if is_contact(&board) {

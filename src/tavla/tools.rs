@@ -398,17 +398,20 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
         Lookahead::Plies(plies) => format!("--plies {plies}"),
         Lookahead::Rollout(r) => format!("--rollout {} --horizon {}", r.trials, r.horizon),
     };
+    // Options left at their defaults are not named, so files made before them read as they were.
+    let alternatives = match args.alternatives {
+        0 => String::new(),
+        k => format!(" --alternatives {k}"),
+    };
+    // The net that played and labelled: a chain of label-and-fit rounds is reproducible
+    // only if each file says which round's net made it.
+    let weights = (args.weights.as_deref())
+        .map(|path| format!(" --weights {}", path.display()))
+        .unwrap_or_default();
     writeln!(
         file,
-        "# hamle tavla label --games {} --seed {} {how} --explore {}{}",
-        args.games,
-        args.seed,
-        args.explore,
-        // Only when asked for, so files made before the option read as they were.
-        match args.alternatives {
-            0 => String::new(),
-            k => format!(" --alternatives {k}"),
-        }
+        "# hamle tavla label --games {} --seed {} {how} --explore {}{alternatives}{weights}",
+        args.games, args.seed, args.explore,
     )
     .map_err(named)?;
     let begun = Instant::now();

@@ -108,6 +108,24 @@ fn labels_are_reproducible_by_seed_and_fit_a_net_reproducibly() {
     assert_eq!(fit(&path("b.bin")), weights);
     let net = Net::from_bytes(&weights).expect("a weights file");
     assert_ne!(&net, Net::builtin());
+    // Labels made by the fitted net say so in their header, and differ.
+    assert!(
+        !one.lines().next().unwrap_or("").contains("--weights"),
+        "{one}"
+    );
+    let fitted = path("a.bin");
+    let relabelled = label_by(
+        &["--plies", "1", "--weights", &fitted],
+        "12",
+        &path("again.txt"),
+        "1",
+    );
+    let header = relabelled.lines().next().unwrap_or("");
+    assert!(
+        header.ends_with(&format!(" --weights {fitted}")),
+        "{header}"
+    );
+    assert_ne!(label_lines(&relabelled), lines);
 }
 
 /// `hamle tavla train --contact --labels FILE`: refused with one line on stderr.

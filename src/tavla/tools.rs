@@ -398,7 +398,8 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
         Lookahead::Plies(plies) => format!("--plies {plies}"),
         Lookahead::Rollout(r) => format!("--rollout {} --horizon {}", r.trials, r.horizon),
     };
-    // Options left at their defaults are not named, so files made before them read as they were.
+    // Options added after the first label files are named only when given, so those files
+    // and files made the same way since read alike.
     let alternatives = match args.alternatives {
         0 => String::new(),
         k => format!(" --alternatives {k}"),

@@ -634,9 +634,15 @@ fn my_margin(board: &Board, color: Color, komi: f32, dead: &[Point]) -> f32 {
 }
 
 /// True when nearly every empty point lies in a region bordered by one colour only:
-/// what is left are a few neutral points (dame), so the game is about over.
+/// what is left are a few neutral points (dame), so the game is about over. Both
+/// colours must have stones: a board of one colour's stones borders every region by that
+/// colour alone, yet the other side has not begun (a setup, or one side playing twice
+/// in a GTP script, gave a pass out of the opening).
 fn is_settled(board: &Board) -> bool {
     let own = Ownership::new(board, &[]);
+    if own.stones.contains(&0) {
+        return false;
+    }
     let neutral = board
         .empty_points()
         .iter()

@@ -272,6 +272,28 @@ fn does_not_pass_in_the_opening() {
 }
 
 #[test]
+fn does_not_pass_on_a_board_of_its_own_stones() {
+    // Black to play again after its own E5 (a GTP script, a setup): every empty region
+    // is bordered by Black alone, yet White has not begun. A pass once won here.
+    let mut board = Board::new(9).expect("9x9");
+    board.play(Color::Black, pt(&board, "E5"));
+    let rules = chinese();
+    let japanese = RuleSet::Japanese.rules();
+    for rules in [&rules, &japanese] {
+        let mut req = request(&board, Color::Black, rules, 3000);
+        req.move_number = 1;
+        req.recent_moves = [Some(pt(&board, "E5")), None];
+        for seed in 0..4 {
+            req.seed = seed;
+            assert!(
+                matches!(search(&req).decision, Decision::Play(_)),
+                "seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
 fn does_not_pass_when_behind_and_moves_remain() {
     // White has just passed, but passing now loses for Black by Tromp–Taylor: under
     // area scoring Black must capture the white stone inside its area first.

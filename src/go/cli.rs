@@ -54,10 +54,12 @@ pub struct GoArgs {
     pub dynkomi: bool,
     /// Virtual visits of the learned move prior (gammas fitted by `learn-patterns`) that
     /// each new tree child gets, its strength over its best sibling's as wins; 0 leaves it
-    /// off. The default is the value that won most in self-play.
-    #[arg(long, default_value_t = player::MEASURED_LEARNED_PRIOR, value_parser = learned_prior_visits, allow_negative_numbers = true)]
-    pub learned_prior: f32,
-    /// The learned prior's weights file (from `learn-patterns`) instead of the built-in one.
+    /// off. The default is the value measured best for the board: 20 on boards of 12 to 15
+    /// lines, 4 on the others.
+    #[arg(long, value_parser = learned_prior_visits, allow_negative_numbers = true)]
+    pub learned_prior: Option<f32>,
+    /// The learned prior's weights file (from `learn-patterns`) instead of the built-in
+    /// ones (learned on 13×13 for boards of 12 to 15 lines, on 9×9 for the others).
     #[arg(long)]
     pub gammas: Option<PathBuf>,
 }

@@ -29,8 +29,18 @@ const HEADER: &str = "hamle-go-gammas 1";
 pub(crate) const MAX_WEIGHTS_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The gammas learned from GNU Go's 9×9 self-play (protocol.md, "Learned move priors",
-/// says how they were made).
+/// says how they were made): the built-in ones but on [`MIDDLE_BOARDS`].
 const BUILTIN: &str = include_str!("gammas-9x9.txt");
+
+/// The gammas learned, with large patterns, from Pachi's self-play on 13×13 (protocol.md,
+/// "Learned move priors"): the built-in ones on [`MIDDLE_BOARDS`].
+const BUILTIN_13: &str = include_str!("gammas-13x13.txt");
+
+/// The board sizes that play with [`BUILTIN_13`] and [`MIDDLE_BOARD_LEARNED_PRIOR`]: on
+/// 13×13 they won 21 of 80 games against Pachi where the 9×9 gammas at 4 visits won 8 of
+/// 60 (protocol.md); the sizes next to 13 are nearer to it than to 9×9 or 19×19, which
+/// were not measured with them.
+const MIDDLE_BOARDS: std::ops::RangeInclusive<usize> = 12..=15;
 
 /// Every feature's gamma.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -214,9 +224,10 @@ impl Gammas {
         Gammas::parse(&text).map_err(|problem| format!("{}: {problem}", path.display()))
     }
 
-    /// The gammas the tree uses: those [`Gammas::install`]ed, else the built-in ones.
-    pub(crate) fn active() -> &'static Gammas {
-        INSTALLED.get().unwrap_or_else(|| Gammas::builtin())
+    /// The gammas the tree uses on a board of `size`: those [`Gammas::install`]ed, else
+    /// the built-in ones for that size.
+    pub(crate) fn active(size: usize) -> &'static Gammas {
+        INSTALLED.get().unwrap_or_else(|| Gammas::builtin(size))
     }
 
     /// Makes `self` the gammas the tree uses for the rest of the process (`--gammas`);
@@ -227,9 +238,14 @@ impl Gammas {
 
     /// The gammas built into the engine. Their text is checked by a test; were it ever
     /// unreadable, every gamma would be 1 (no learned prior) rather than a panic.
-    pub(crate) fn builtin() -> &'static Gammas {
+    pub(crate) fn builtin(size: usize) -> &'static Gammas {
         static BUILT: OnceLock<Gammas> = OnceLock::new();
-        BUILT.get_or_init(|| Gammas::parse(BUILTIN).unwrap_or_default())
+        static BUILT_13: OnceLock<Gammas> = OnceLock::new();
+        if MIDDLE_BOARDS.contains(&size) {
+            BUILT_13.get_or_init(|| Gammas::parse(BUILTIN_13).unwrap_or_default())
+        } else {
+            BUILT.get_or_init(|| Gammas::parse(BUILTIN).unwrap_or_default())
+        }
     }
 }
 
@@ -297,11 +313,31 @@ fn parse_gamma(gamma: &str) -> Result<f32, String> {
 }
 
 /// The learned prior's virtual visits in play (`Params::learned_prior`), as `f32` bits:
-/// set once from the command line, before any search.
-static LEARNED_PRIOR_BITS: AtomicU32 = AtomicU32::new(0);
+/// set once from the command line, before any search; [`BY_BOARD_SIZE`] until then, or
+/// when the command line left it to the board's size.
+static LEARNED_PRIOR_BITS: AtomicU32 = AtomicU32::new(BY_BOARD_SIZE);
 
-/// The learned prior's virtual visits that won most in self-play, `hamle go`'s default:
-/// at 2,000 playouts on 9×9 against the engine without it it won 63 of 100 games, 60 of
+/// Not an `f32` the command line can give (a NaN): the visits measured for the board's
+/// size ([`measured_learned_prior`]).
+const BY_BOARD_SIZE: u32 = u32::MAX;
+
+/// The learned prior's virtual visits on [`MIDDLE_BOARDS`], with their own gammas: on
+/// 13×13 against Pachi (5,000 playouts against `-t =2000`), 21 of 80 games at 20 visits,
+/// 2 of 20 at 4 and 2 of 20 at 50; the 9×9 gammas at 20 visits won 4 of 20.
+pub const MIDDLE_BOARD_LEARNED_PRIOR: f32 = 20.0;
+
+/// The learned prior's virtual visits that `hamle go` plays with on a board of `size`
+/// unless `--learned-prior` says otherwise.
+pub fn measured_learned_prior(size: usize) -> f32 {
+    if MIDDLE_BOARDS.contains(&size) {
+        MIDDLE_BOARD_LEARNED_PRIOR
+    } else {
+        MEASURED_LEARNED_PRIOR
+    }
+}
+
+/// The learned prior's virtual visits that won most in self-play, `hamle go`'s default
+/// but on [`MIDDLE_BOARDS`]: at 2,000 playouts on 9×9 against the engine without it it won 63 of 100 games, 60 of
 /// 100 at about equal time, 62 of 100 on 13×13 (protocol.md, "Learned move prior").
 pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
 
@@ -310,10 +346,13 @@ pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
 pub const MAX_LEARNED_PRIOR: f32 = 1000.0;
 
 /// Turns the learned move prior on for play in this process with `visits` virtual visits
-/// (0: off), its gammas read from `gammas_file` if one is named (else the built-in ones).
+/// (0: off; `None`: [`measured_learned_prior`] of the board), its gammas read from
+/// `gammas_file` if one is named (else the built-in ones for the board's size).
 /// The error names the file and what is wrong with it, or the visits out of range.
-pub fn set_learned_prior(visits: f32, gammas_file: Option<&Path>) -> Result<(), String> {
-    if !(0.0..=MAX_LEARNED_PRIOR).contains(&visits) {
+pub fn set_learned_prior(visits: Option<f32>, gammas_file: Option<&Path>) -> Result<(), String> {
+    if let Some(visits) = visits
+        && !(0.0..=MAX_LEARNED_PRIOR).contains(&visits)
+    {
         return Err(format!(
             "the learned prior takes 0 to {MAX_LEARNED_PRIOR} virtual visits, got {visits}"
         ));
@@ -324,14 +363,24 @@ pub fn set_learned_prior(visits: f32, gammas_file: Option<&Path>) -> Result<(), 
             return Err("the learned gammas were already chosen".to_string());
         }
     }
-    LEARNED_PRIOR_BITS.store(visits.to_bits(), Ordering::Relaxed);
+    LEARNED_PRIOR_BITS.store(
+        visits.map_or(BY_BOARD_SIZE, f32::to_bits),
+        Ordering::Relaxed,
+    );
     Ok(())
 }
 
-/// The params of play: the defaults, with the learned prior the command line chose.
-pub(super) fn playing_params() -> Params {
+/// The params of play on a board of `size`: the defaults, with the learned prior the
+/// command line chose (or the one measured for the size).
+pub(super) fn playing_params(size: usize) -> Params {
+    let bits = LEARNED_PRIOR_BITS.load(Ordering::Relaxed);
+    let learned_prior = if bits == BY_BOARD_SIZE {
+        measured_learned_prior(size)
+    } else {
+        f32::from_bits(bits)
+    };
     Params {
-        learned_prior: f32::from_bits(LEARNED_PRIOR_BITS.load(Ordering::Relaxed)),
+        learned_prior,
         ..Params::default()
     }
 }
@@ -346,6 +395,21 @@ mod tests {
         assert!(!gammas.shapes.is_empty());
         assert!(gammas.gamma(Group::Capture, 1) > 1.0);
         assert!(gammas.gamma(Group::SelfAtari, 1) < 1.0);
+    }
+
+    #[test]
+    fn the_middle_boards_have_their_own_weights_and_prior() {
+        let gammas = Gammas::parse(BUILTIN_13).expect("the 13x13 weights parse");
+        assert!(!gammas.shapes.is_empty());
+        assert!(!gammas.spatial.is_empty(), "large patterns");
+        assert!(gammas.gamma(Group::SelfAtari, 1) < 1.0);
+        assert!(gammas.gamma(Group::Escape, 1) > 1.0);
+        assert_eq!(Gammas::builtin(13), &gammas);
+        assert_ne!(Gammas::builtin(9), &gammas);
+        assert_ne!(Gammas::builtin(19), &gammas);
+        assert_eq!(measured_learned_prior(13), MIDDLE_BOARD_LEARNED_PRIOR);
+        assert_eq!(measured_learned_prior(9), MEASURED_LEARNED_PRIOR);
+        assert_eq!(measured_learned_prior(19), MEASURED_LEARNED_PRIOR);
     }
 
     #[test]

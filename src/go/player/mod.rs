@@ -78,7 +78,10 @@ pub use dynkomi::{
     DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
 };
 use gammas::playing_params;
-pub use gammas::{MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, set_learned_prior};
+pub use gammas::{
+    MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, MIDDLE_BOARD_LEARNED_PRIOR, measured_learned_prior,
+    set_learned_prior,
+};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;
@@ -263,13 +266,13 @@ const DEAD_OPPONENT: f32 = 0.5;
 
 /// Searches the position and decides a move.
 pub fn search(request: &SearchRequest) -> SearchResult {
-    search_with(request, playing_params(), None)
+    search_with(request, playing_params(request.board.size()), None)
 }
 
 /// [`search`], starting from the kept trees when they fit the position (see
 /// [`KeptTrees`]) and keeping this search's trees there afterwards.
 pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchResult {
-    search_with(request, playing_params(), Some(kept))
+    search_with(request, playing_params(request.board.size()), Some(kept))
 }
 
 /// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead

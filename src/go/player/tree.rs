@@ -431,7 +431,7 @@ impl<'a> Tree<'a> {
         last: Option<Point>,
         before_last: Option<Point>,
     ) {
-        let gammas = Gammas::active();
+        let gammas = Gammas::active(self.board.size());
         self.strengths.clear();
         for &(mv, _, _) in &self.made {
             if let Some(p) = mv {
@@ -590,8 +590,13 @@ fn root_child(ctx: &Context, mv: Option<Point>, best: f32) -> Node {
             let (pv, pw) = move_prior(&ctx.params, ctx.root, ctx.to_move, p, None);
             if ctx.params.learned_prior > 0.0 {
                 let [last, before_last] = ctx.recent_moves;
-                let strength =
-                    Gammas::active().strength(ctx.root, ctx.to_move, p, last, before_last);
+                let strength = Gammas::active(ctx.root.size()).strength(
+                    ctx.root,
+                    ctx.to_move,
+                    p,
+                    last,
+                    before_last,
+                );
                 let (lv, lw) = learned_prior(&ctx.params, strength / best);
                 (pv + lv, pw + lw)
             } else {
@@ -609,7 +614,7 @@ fn root_best_strength(ctx: &Context) -> f32 {
     if ctx.params.learned_prior <= 0.0 {
         return 1.0;
     }
-    let gammas = Gammas::active();
+    let gammas = Gammas::active(ctx.root.size());
     let [last, before_last] = ctx.recent_moves;
     ctx.root_moves
         .iter()

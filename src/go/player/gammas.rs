@@ -324,11 +324,11 @@ const BY_BOARD_SIZE: u32 = u32::MAX;
 /// The learned prior's virtual visits on [`MIDDLE_BOARDS`], with their own gammas: on
 /// 13×13 against Pachi (5,000 playouts against `-t =2000`), 21 of 80 games at 20 visits,
 /// 2 of 20 at 4 and 2 of 20 at 50; the 9×9 gammas at 20 visits won 4 of 20.
-pub const MIDDLE_BOARD_LEARNED_PRIOR: f32 = 20.0;
+pub(crate) const MIDDLE_BOARD_LEARNED_PRIOR: f32 = 20.0;
 
 /// The learned prior's virtual visits that `hamle go` plays with on a board of `size`
 /// unless `--learned-prior` says otherwise.
-pub fn measured_learned_prior(size: usize) -> f32 {
+pub(crate) fn measured_learned_prior(size: usize) -> f32 {
     if MIDDLE_BOARDS.contains(&size) {
         MIDDLE_BOARD_LEARNED_PRIOR
     } else {
@@ -337,8 +337,9 @@ pub fn measured_learned_prior(size: usize) -> f32 {
 }
 
 /// The learned prior's virtual visits that won most in self-play, `hamle go`'s default
-/// but on [`MIDDLE_BOARDS`]: at 2,000 playouts on 9×9 against the engine without it it won 63 of 100 games, 60 of
-/// 100 at about equal time, 62 of 100 on 13×13 (protocol.md, "Learned move prior").
+/// but on [`MIDDLE_BOARDS`]: at 2,000 playouts on 9×9 against the engine without it it
+/// won 63 of 100 games, 60 of 100 at about equal time, 62 of 100 on 13×13 (protocol.md,
+/// "Learned move prior").
 pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
 
 /// The most virtual visits `--learned-prior` takes: beyond, the prior would drown the

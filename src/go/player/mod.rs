@@ -78,10 +78,7 @@ pub use dynkomi::{
     DynamicKomi, KomiPlan, STONE_VALUE, adapted_komi, fade_moves, linear_search_komi,
 };
 use gammas::playing_params;
-pub use gammas::{
-    MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, MIDDLE_BOARD_LEARNED_PRIOR, measured_learned_prior,
-    set_learned_prior,
-};
+pub use gammas::{MAX_LEARNED_PRIOR, MEASURED_LEARNED_PRIOR, set_learned_prior};
 pub use kept::KeptTrees;
 use kept::RootKey;
 use knowledge::LargeBoardPruning;

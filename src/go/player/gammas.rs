@@ -36,10 +36,9 @@ const BUILTIN: &str = include_str!("gammas-9x9.txt");
 /// "Learned move priors"): the built-in ones on [`MIDDLE_BOARDS`].
 const BUILTIN_13: &str = include_str!("gammas-13x13.txt");
 
-/// The board sizes that play with [`BUILTIN_13`] and [`MIDDLE_BOARD_LEARNED_PRIOR`]: on
-/// 13×13 they won 21 of 80 games against Pachi where the 9×9 gammas at 4 visits won 8 of
-/// 60 (protocol.md); the sizes next to 13 are nearer to it than to 9×9 or 19×19, which
-/// were not measured with them.
+/// The board sizes that play with [`BUILTIN_13`] and [`MIDDLE_BOARD_LEARNED_PRIOR`] (which
+/// says what they won on 13×13); the sizes next to 13 are nearer to it than to 9×9 or
+/// 19×19, which were not measured with them.
 const MIDDLE_BOARDS: std::ops::RangeInclusive<usize> = 12..=15;
 
 /// Every feature's gamma.
@@ -323,7 +322,8 @@ const BY_BOARD_SIZE: u32 = u32::MAX;
 
 /// The learned prior's virtual visits on [`MIDDLE_BOARDS`], with their own gammas: on
 /// 13×13 against Pachi (5,000 playouts against `-t =2000`), 21 of 80 games at 20 visits,
-/// 2 of 20 at 4 and 2 of 20 at 50; the 9×9 gammas at 20 visits won 4 of 20.
+/// 2 of 20 at 4 and 2 of 20 at 50; the 9×9 gammas won 8 of 60 at 4 visits and 4 of 20 at
+/// 20 (protocol.md).
 pub(crate) const MIDDLE_BOARD_LEARNED_PRIOR: f32 = 20.0;
 
 /// The learned prior's virtual visits that `hamle go` plays with on a board of `size`

@@ -4,7 +4,7 @@
 use std::io;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use hamle::arena::bench::BenchArenaArgs;
 use hamle::arena::cli::{LadderArgs, MatchArgs, RegressArgs};
@@ -46,6 +46,17 @@ enum Commands {
         #[command(subcommand)]
         target: BenchTarget,
     },
+    /// Print a shell completion script: `hamle completions bash > /etc/bash_completion.d/hamle`.
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
+    },
+    /// Print a man page in roff, for `man -l`: hamle's own, or a subcommand's (`hamle man match`,
+    /// `hamle man go learn-patterns`).
+    Man {
+        /// The subcommand whose page to print; none for hamle's own page.
+        subcommand: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -72,6 +83,8 @@ fn main() -> ExitCode {
         Commands::Bench {
             target: BenchTarget::Arena(args),
         } => return bench_arena(&args),
+        Commands::Completions { shell } => completions(shell),
+        Commands::Man { subcommand } => return man_page(&subcommand),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -91,6 +104,44 @@ fn bench_arena(args: &BenchArenaArgs) -> ExitCode {
         Err(message) => {
             eprintln!("hamle bench arena: {message}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `hamle completions SHELL`: generated from the same definition as `--help`, so the two
+/// cannot disagree.
+fn completions(shell: clap_complete::Shell) -> io::Result<()> {
+    let mut command = Cli::command();
+    clap_complete::generate(shell, &mut command, "hamle", &mut io::stdout().lock());
+    Ok(())
+}
+
+/// `hamle man [SUBCOMMAND…]`: the page of hamle or of one of its subcommands, named
+/// `hamle-match(1)` and so on as git's pages are; exit 2 naming the subcommands where one
+/// is unknown.
+fn man_page(path: &[String]) -> ExitCode {
+    let mut command = Cli::command();
+    command.build();
+    let mut name = String::from("hamle");
+    for word in path {
+        let Some(sub) = command.find_subcommand(word).cloned() else {
+            let known: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+            eprintln!(
+                "hamle man: '{name}' has no subcommand '{}'; its subcommands: {}",
+                hamle::text::shorten(word),
+                known.join(", ")
+            );
+            return ExitCode::from(2);
+        };
+        name = format!("{name}-{}", sub.get_name());
+        command = sub.name(name.clone()).version(env!("CARGO_PKG_VERSION"));
+    }
+    match clap_mangen::Man::new(command).render(&mut io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("hamle man: {error}");
+            ExitCode::FAILURE
         }
     }
 }

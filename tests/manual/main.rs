@@ -1,5 +1,8 @@
 //! The manual's tests: shell completions and man pages generated from the command line's one
-//! definition, as `hamle completions` and `hamle man` print them.
+//! definition, as `hamle completions` and `hamle man` print them; protocol.md's command tables
+//! against what the engines list (`commands`).
+
+mod commands;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

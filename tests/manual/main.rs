@@ -1,8 +1,9 @@
 //! The manual's tests: shell completions and man pages generated from the command line's one
 //! definition, as `hamle completions` and `hamle man` print them; protocol.md's command tables
-//! against what the engines list (`commands`).
+//! against what the engines list (`commands`); every relative link of the manual (`links`).
 
 mod commands;
+mod links;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -2,7 +2,7 @@
 //! point, as `final_score`, `final_status_list`, `hamle-ownership` and the SGF result
 //! need them.
 //!
-//! The judgement is a search's (see [`Judgement::of`]); the engine keeps the last one
+//! The judgement is a search's (see `Judgement::of`); the engine keeps the last one
 //! so that the commands agree with one another and do not repeat the playouts.
 
 use super::thinking::position_request;

@@ -264,7 +264,7 @@ impl Clock {
     }
 
     /// Charges `seat` for a move it generated in `elapsed` (measured from the command's
-    /// arrival to its answer), plus [`UNSEEN_LATENCY`]; the next allotment shrinks.
+    /// arrival to its answer), plus `UNSEEN_LATENCY`; the next allotment shrinks.
     pub fn charge(&mut self, seat: usize, elapsed: Duration) {
         let spent = elapsed.as_secs_f64() + UNSEEN_LATENCY;
         let left = self.left[seat];

@@ -11,7 +11,7 @@ use super::watched::WatchedStdin;
 use crate::text::shorten;
 
 /// What a game implements to be served over GTP. The core answers the commands every
-/// engine shares (see [`CORE_COMMANDS`]) and hands every other command to [`Engine::execute`].
+/// engine shares (see `CORE_COMMANDS`) and hands every other command to [`Engine::execute`].
 pub trait Engine {
     /// The answer to `name`: every hamle engine is `hamle`, whatever the game.
     fn name(&self) -> String {
@@ -148,7 +148,7 @@ pub fn serve<E: Engine, R: BufRead + Send + 'static, W: Write>(
 
 /// Serves `engine` on the process's stdin and stdout: what `hamle <game>` runs. The command
 /// loop reads stdin itself while it waits, and a watcher reads it while a command runs
-/// ([`WatchedStdin`]), so that a command starts without a hand-over between threads.
+/// (`WatchedStdin`), so that a command starts without a hand-over between threads.
 pub fn serve_stdio<E: Engine>(engine: &mut E) -> io::Result<()> {
     let signals = Signals::new();
     let stdin = WatchedStdin::new(Arc::clone(&signals));

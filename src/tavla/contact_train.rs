@@ -289,7 +289,7 @@ pub struct Epoch {
 const HELD_OUT_EVERY: usize = 20;
 
 /// Fits `net` to `labelled` positions in `epochs` passes (seeded shuffles) at `rate`, every
-/// [`HELD_OUT_EVERY`]th position held out; calls `progress` before the first pass (epoch 0)
+/// `HELD_OUT_EVERY`th position held out; calls `progress` before the first pass (epoch 0)
 /// and after each.
 pub fn train_on_labels(
     net: &mut Net,

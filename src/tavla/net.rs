@@ -283,7 +283,7 @@ fn farthest_hit(from: i32, high: i32, low: i32, blots: u32, blocks: u32) -> i32 
     best
 }
 
-/// The weights (the two layers of [`Layers`]).
+/// The weights (the two layers of `Layers`).
 #[derive(Clone, PartialEq)]
 pub struct Net {
     layers: Layers<HIDDEN>,

@@ -58,7 +58,7 @@ impl RaceInputs {
     }
 }
 
-/// The race net's weights (the two layers of [`Layers`]).
+/// The race net's weights (the two layers of `Layers`).
 #[derive(Clone, PartialEq)]
 pub struct RaceNet {
     layers: Layers<RACE_HIDDEN>,

@@ -136,8 +136,8 @@ impl DynamicKomi {
     }
 
     /// Learns from the result of a search made under `plan`, for the next search of
-    /// the game: when the chosen move's win rate leaves the band from [`TOO_LOST`] to
-    /// [`TOO_SURE`], the search komi moves half way towards the komi at which the
+    /// the game: when the chosen move's win rate leaves the band from `TOO_LOST` to
+    /// `TOO_SURE`, the search komi moves half way towards the komi at which the
     /// move's score estimate (the mean playout margin, counted with the game's komi)
     /// is even, and never past it: the search then reads the game as closer, but no
     /// closer than its own estimate says it is.

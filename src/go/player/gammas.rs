@@ -152,7 +152,7 @@ impl Gammas {
     }
 
     /// The weights file's text: header, `comment` lines, then the features in a fixed
-    /// order (groups as in [`GROUPS`], shapes by code, then large patterns by hash), gammas
+    /// order (groups as in `GROUPS`, shapes by code, then large patterns by hash), gammas
     /// 1 left out.
     pub fn to_text(&self, comment: &str) -> String {
         let mut text = format!("{HEADER}\n");
@@ -337,7 +337,7 @@ pub(crate) fn measured_learned_prior(size: usize) -> f32 {
 }
 
 /// The learned prior's virtual visits that won most in self-play, `hamle go`'s default
-/// but on [`MIDDLE_BOARDS`]: at 2,000 playouts on 9×9 against the engine without it it
+/// but on `MIDDLE_BOARDS`: at 2,000 playouts on 9×9 against the engine without it it
 /// won 63 of 100 games, 60 of 100 at about equal time, 62 of 100 on 13×13 (protocol.md,
 /// "Learned move prior").
 pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
@@ -347,7 +347,7 @@ pub const MEASURED_LEARNED_PRIOR: f32 = 4.0;
 pub const MAX_LEARNED_PRIOR: f32 = 1000.0;
 
 /// Turns the learned move prior on for play in this process with `visits` virtual visits
-/// (0: off; `None`: [`measured_learned_prior`] of the board), its gammas read from
+/// (0: off; `None`: `measured_learned_prior` of the board), its gammas read from
 /// `gammas_file` if one is named (else the built-in ones for the board's size).
 /// The error names the file and what is wrong with it, or the visits out of range.
 pub fn set_learned_prior(visits: Option<f32>, gammas_file: Option<&Path>) -> Result<(), String> {

@@ -272,7 +272,7 @@ pub fn search_keeping(request: &SearchRequest, kept: &mut KeptTrees) -> SearchRe
     search_with(request, playing_params(request.board.size()), Some(kept))
 }
 
-/// [`search`] with the dead-stone judgement's own params ([`Params::judging`]) instead
+/// [`search`] with the dead-stone judgement's own params (`Params::judging`) instead
 /// of the playing ones, so that counting does not move when play is tuned.
 pub fn search_judging(request: &SearchRequest) -> SearchResult {
     search_with(request, Params::judging(), None)

@@ -58,7 +58,7 @@ pub enum SgfErrorKind {
     UnterminatedValue,
     /// A property identifier not followed by any `[value]`.
     MissingValue { ident: String },
-    /// An identifier with no uppercase letter, which FF[1]–FF[4] all reject.
+    /// An identifier with no uppercase letter, which `FF[1]`–`FF[4]` all reject.
     InvalidIdentifier { ident: String },
     /// Game trees nested deeper than [`super::MAX_DEPTH`].
     TooDeep { limit: usize },

@@ -1,4 +1,4 @@
-//! SGF (FF[4]) reading and writing.
+//! SGF (`FF[4]`) reading and writing.
 //!
 //! Two layers: [`parse_collection`] and [`write_collection`] handle SGF's generic
 //! tree of nodes and properties for any game; [`GoRecord`] reads and writes a Go
@@ -27,7 +27,7 @@ pub use replay::ReplayError;
 pub use tree::{GameTree, Node, parse_collection, write_collection};
 
 /// The text of an SGF file: its bytes as UTF-8 when they are valid UTF-8, else as
-/// ISO-8859-1, the charset FF[4] assumes without `CA` and one that maps every byte
+/// ISO-8859-1, the charset `FF[4]` assumes without `CA` and one that maps every byte
 /// to a character, so no file is refused for its encoding.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {

@@ -8,7 +8,7 @@ use crate::go::{Color, MoveVertex, Vertex};
 /// move (`PL`) if the node says.
 ///
 /// The lists are sorted and disjoint: when a node names one point more than once
-/// (illegal in FF[4], seen in old files), the last mention wins.
+/// (illegal in `FF[4]`, seen in old files), the last mention wins.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Setup {
     pub black: Vec<Vertex>,

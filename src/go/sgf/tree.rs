@@ -150,7 +150,7 @@ impl fmt::Debug for GameTree {
 
 /// Parses an SGF collection: one or more game trees.
 ///
-/// Accepts FF[1]–FF[4]: identifiers with lowercase letters are reduced to their
+/// Accepts `FF[1]`–`FF[4]`: identifiers with lowercase letters are reduced to their
 /// uppercase ones (`AddBlack` → `AB`), and whitespace may separate anything outside
 /// values. Values are unescaped (`\]` → `]`, `\\` → `\`, `\` + line break removed)
 /// but otherwise kept as written: splitting composed values and converting

@@ -6,7 +6,7 @@ use super::tree::{GameTree, Node, line_break_before, write_node};
 use crate::go::{MoveVertex, Vertex};
 
 impl GoRecord {
-    /// The record as FF[4] text in UTF-8; [`GoRecord::from_sgf`] reads it back equal.
+    /// The record as `FF[4]` text in UTF-8; [`GoRecord::from_sgf`] reads it back equal.
     ///
     /// The same text as [`GoRecord::to_game_tree`]'s, written straight from the events:
     /// a long game costs its text, not a tree of strings.

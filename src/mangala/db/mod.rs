@@ -10,7 +10,7 @@
 //! the mover's row and moves them rightwards, so a memoised depth-first pass terminates.
 //!
 //! Files live in the cache folder ([`cache_dir`]), one a level, named `<rules>-<nn>.hmdb`
-//! ([`file`] has the format and the checks every file passes before it is used). The
+//! ([`mod@file`] has the format and the checks every file passes before it is used). The
 //! levels used are always 0, 1, 2, … without a gap: a level's search reaches every level
 //! below it.
 

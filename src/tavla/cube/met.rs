@@ -1,5 +1,5 @@
 //! Match winning chances by score, read from the published Kazaross-XG2 table
-//! ([`super::kazaross_xg2`]), and the gammon values they imply.
+//! (`super::kazaross_xg2`), and the gammon values they imply.
 //!
 //! The table covers matches up to 25 points, which is every match the player treats as a
 //! match: longer ones are played with money-play cube decisions (see [`MAX_AWAY`]). No

@@ -22,7 +22,7 @@
 //! than keeping the cube, unless the position is too good to double (playing on, cube
 //! kept, is worth at least the drop).
 //!
-//! Match play ([`match_play`]) applies the same interpolation to match-winning chances,
+//! Match play (`match_play`) applies the same interpolation to match-winning chances,
 //! with live-cube cash points worked out from the table at every cube level, as GNU
 //! Backgammon does: each result (single, gammon, backgammon, at the present cube and at
 //! twice it) is worth the match-winning chance it leads to, which is what the gammon values

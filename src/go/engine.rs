@@ -610,9 +610,8 @@ impl GoEngine {
         match path {
             None => Ok(text),
             Some(path) => {
-                std::fs::write(path, text).map_err(|error| {
-                    GtpError::other(format!("cannot write {}: {error}", path.display()))
-                })?;
+                crate::files::write_atomic(path, text.as_bytes())
+                    .map_err(|error| GtpError::other(format!("cannot write {error}")))?;
                 Ok(String::new())
             }
         }

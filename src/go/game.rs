@@ -23,11 +23,22 @@ pub enum IllegalMove {
     Ko,
     /// The move would repeat an earlier position (or situation) under superko.
     Superko,
+    /// The game already holds [`Game::move_limit`] moves.
+    TooLong {
+        limit: usize,
+    },
 }
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let IllegalMove::TooLong { limit } = self {
+            return write!(
+                f,
+                "game too long: a game keeps at most {limit} moves (ten times the board's points)"
+            );
+        }
         f.write_str(match self {
+            IllegalMove::TooLong { .. } => "game too long",
             IllegalMove::OffBoard => "off board",
             IllegalMove::Occupied => "occupied",
             IllegalMove::Suicide => "suicide",
@@ -254,6 +265,13 @@ impl Game {
         self.undo.len()
     }
 
+    /// The most moves a game keeps: ten times the board's points (810 on 9x9, 3610 on
+    /// 19x19), far past any real game (the arena stops one at three times), so that no
+    /// stream of moves (`play b pass` forever) grows memory without bound.
+    pub fn move_limit(&self) -> usize {
+        10 * self.size() * self.size()
+    }
+
     pub fn last_move(&self) -> Option<(Color, MoveVertex)> {
         self.undo.last().map(|r| (r.color, r.mv))
     }
@@ -333,6 +351,10 @@ impl Game {
     /// Plays `mv` for `color` (either colour may play); afterwards the opponent of
     /// `color` is to move. An illegal move changes nothing.
     pub fn play(&mut self, color: Color, mv: MoveVertex) -> Result<(), IllegalMove> {
+        let limit = self.move_limit();
+        if self.undo.len() >= limit {
+            return Err(IllegalMove::TooLong { limit });
+        }
         self.legality(color, mv)?;
         let mut record = UndoRecord {
             color,

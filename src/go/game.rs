@@ -34,7 +34,7 @@ impl fmt::Display for IllegalMove {
         if let IllegalMove::TooLong { limit } = self {
             return write!(
                 f,
-                "game too long: a game keeps at most {limit} moves (ten times the board's points)"
+                "game too long: a game keeps at most {limit} moves; start a new one (clear_board)"
             );
         }
         f.write_str(match self {
@@ -265,11 +265,12 @@ impl Game {
         self.undo.len()
     }
 
-    /// The most moves a game keeps: ten times the board's points (810 on 9x9, 3610 on
-    /// 19x19), far past any real game (the arena stops one at three times), so that no
-    /// stream of moves (`play b pass` forever) grows memory without bound.
+    /// The most moves a game keeps: ten times the board's points, at least 1000 (1000 up
+    /// to 10x10, 3610 on 19x19), far past any real game (the arena stops one at three
+    /// times; a tiny board's captures and recaptures run long), so that no stream of moves
+    /// (`play b pass` forever) grows memory without bound.
     pub fn move_limit(&self) -> usize {
-        10 * self.size() * self.size()
+        (10 * self.size() * self.size()).max(1000)
     }
 
     pub fn last_move(&self) -> Option<(Color, MoveVertex)> {

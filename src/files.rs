@@ -6,6 +6,19 @@
 //! The checks are made on what was opened, not on the path: a name can change hands
 //! between a look and an open. The open itself never waits: it is non-blocking, since
 //! opening a FIFO for reading would otherwise wait for a writer.
+//!
+//! Writing every file the program writes (pages, records, match files, `printsgf`,
+//! `save_mat`, weights, logs) goes through here as well: only to a new path or over a
+//! regular file, never through a symbolic link or onto a device, FIFO or socket, never
+//! waiting on the open, and whole files by way of a temporary file beside the target that
+//! is removed on every error (see `write`).
+
+mod write;
+
+pub use write::{
+    copy_regular, open_to_append, open_to_update, open_to_write, remove_left_temporaries,
+    write_atomic, write_atomic_with,
+};
 
 use std::fmt;
 use std::fs::{File, Metadata, OpenOptions};
@@ -24,6 +37,9 @@ pub struct FileError {
 pub enum FileProblem {
     /// A FIFO, a device, a socket or a directory: refused without reading.
     NotRegular(&'static str),
+    /// A symbolic link, FIFO, device, socket or directory where a file is to be written:
+    /// refused without writing.
+    NotWritable(&'static str),
     /// Larger than `limit`: at least `at_least` bytes (the size may still be growing).
     TooLarge { at_least: u64, limit: u64 },
     /// Not UTF-8 text: the first bad byte is at `offset`, on `line` (from 1).
@@ -48,6 +64,10 @@ impl fmt::Display for FileProblem {
             FileProblem::NotRegular(kind) => {
                 write!(f, "not a regular file ({kind}); name a regular file")
             }
+            FileProblem::NotWritable(kind) => write!(
+                f,
+                "{kind}; hamle writes only to a new path or over a regular file"
+            ),
             FileProblem::TooLarge { at_least, limit } => write!(
                 f,
                 "{at_least} bytes is over the limit of {}; name a smaller file",
@@ -70,7 +90,7 @@ impl From<FileProblem> for io::Error {
     fn from(problem: FileProblem) -> io::Error {
         let kind = match problem {
             FileProblem::Io(error) => return error,
-            FileProblem::NotRegular(_) => io::ErrorKind::InvalidInput,
+            FileProblem::NotRegular(_) | FileProblem::NotWritable(_) => io::ErrorKind::InvalidInput,
             FileProblem::TooLarge { .. } => io::ErrorKind::FileTooLarge,
             FileProblem::NotUtf8 { .. } => io::ErrorKind::InvalidData,
             FileProblem::OutOfMemory { .. } => io::ErrorKind::OutOfMemory,
@@ -191,6 +211,9 @@ fn check_regular(metadata: &Metadata) -> Result<(), FileProblem> {
 }
 
 fn kind_name(kind: std::fs::FileType) -> &'static str {
+    if kind.is_symlink() {
+        return "a symbolic link";
+    }
     if kind.is_dir() {
         return "a directory";
     }

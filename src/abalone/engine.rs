@@ -19,7 +19,7 @@ use super::gogui;
 use super::moves::Move;
 use super::player::{self, Limits, SearchResult, Searcher};
 use super::position::{IllegalMove, MoveList, Position, StartPosition};
-use super::rules::{EndReason, EndRules, Game, GameResult};
+use super::rules::{EndReason, EndRules, Game, GameResult, MAX_KEPT_PLIES};
 
 /// Search nodes per move when the command line does not say.
 pub const DEFAULT_NODES: u64 = 300_000;
@@ -72,7 +72,11 @@ fn log_search(color: Color, mv: Move, result: &SearchResult) {
 }
 
 fn illegal(reason: &IllegalMove) -> GtpError {
-    GtpError::other(format!("illegal move: {reason}"))
+    match reason {
+        // Not the move's fault: the answer says what is wrong first (`? game too long: …`).
+        IllegalMove::TooLong { .. } => GtpError::other(reason.to_string()),
+        _ => GtpError::other(format!("illegal move: {reason}")),
+    }
 }
 
 /// The Abalone engine behind `hamle abalone`.
@@ -283,6 +287,12 @@ impl AbaloneEngine {
         play: bool,
     ) -> Result<String, GtpError> {
         self.check_turn(color)?;
+        if play && self.game.plies() >= MAX_KEPT_PLIES {
+            // Refused before searching: the move could not be kept.
+            return Err(illegal(&IllegalMove::TooLong {
+                limit: MAX_KEPT_PLIES,
+            }));
+        }
         let start = Instant::now();
         let limits = self.search_limits(color);
         let stop = || session.interrupted();

@@ -105,6 +105,10 @@ pub enum IllegalMove {
     PushBlocked(Cell),
     /// A broadside destination is taken (broadsides never push).
     BroadsideBlocked(Cell),
+    /// The game already keeps [`super::rules::MAX_KEPT_PLIES`] plies.
+    TooLong {
+        limit: usize,
+    },
 }
 
 impl fmt::Display for IllegalMove {
@@ -132,6 +136,10 @@ impl fmt::Display for IllegalMove {
             IllegalMove::BroadsideBlocked(cell) => {
                 write!(f, "a broadside moves only into empty cells, and {cell} is not empty")
             }
+            IllegalMove::TooLong { limit } => write!(
+                f,
+                "game too long: a game keeps at most {limit} plies; start a new one (clear_board)"
+            ),
         }
     }
 }

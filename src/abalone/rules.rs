@@ -11,6 +11,10 @@ use super::position::{IllegalMove, MARBLES_OFF_TO_WIN, Position};
 /// Plies after which a game is stopped and adjudicated when nothing else says otherwise.
 pub const DEFAULT_MAX_PLIES: u32 = 200;
 
+/// The most plies a game keeps, even with no cap (`max_plies` 0): fifty times the default
+/// cap, far past any real game, so that no stream of moves grows memory without bound.
+pub const MAX_KEPT_PLIES: usize = 10_000;
+
 /// The end-of-game rules the sheet leaves open, shared by the engine and the arena.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct EndRules {
@@ -206,6 +210,11 @@ impl Game {
                 to_move: self.position.to_move(),
             });
         }
+        if self.history.len() >= MAX_KEPT_PLIES {
+            return Err(IllegalMove::TooLong {
+                limit: MAX_KEPT_PLIES,
+            });
+        }
         let next = self.position.play(mv)?;
         self.history.push((self.position, mv));
         self.position = next;
@@ -228,5 +237,39 @@ impl Game {
         self.position
             .marbles_off(color.opponent())
             .min(MARBLES_OFF_TO_WIN)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abalone::position::{MoveList, StartPosition};
+
+    #[test]
+    fn a_game_without_a_cap_keeps_at_most_its_limit_of_plies() {
+        let rules = EndRules {
+            max_plies: 0,
+            repetition_draw: false,
+        };
+        let mut game = Game::new(Position::start(StartPosition::Standard), rules);
+        let mut moves = MoveList::new();
+        game.position().legal_moves(&mut moves);
+        let mv = moves.iter().next().expect("a legal move");
+        // As if the plies had been played (a real game of 10,000 takes a while).
+        let filler = (*game.position(), mv);
+        game.history.resize(MAX_KEPT_PLIES, filler);
+        let before = *game.position();
+        let refused = game.play(game.position().to_move(), mv);
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err(
+                "game too long: a game keeps at most 10000 plies; start a new one (clear_board)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(*game.position(), before, "a refused move changes nothing");
+        assert_eq!(game.plies(), MAX_KEPT_PLIES);
+        assert!(game.undo());
+        assert!(game.play(game.position().to_move(), mv).is_ok());
     }
 }

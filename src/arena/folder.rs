@@ -9,7 +9,7 @@
 //! every file close-on-exec).
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
@@ -93,13 +93,10 @@ impl FolderLock {
         };
         fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io(&path))?;
+        let mut file = crate::files::open_to_update(&path).map_err(|e| FolderError::Io {
+            path: e.path,
+            source: e.problem.into(),
+        })?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -121,11 +118,8 @@ impl FolderLock {
 /// may not have written its settings yet: "in use" is then the truth, not "no match
 /// here"); `None` when no lock file exists or nobody holds it. Creates nothing.
 pub fn in_use(dir: &Path) -> Option<FolderError> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(dir.join(LOCK_FILE))
-        .ok()?;
+    // Read only, and never waiting: a FIFO planted as the lock is no lock.
+    let (mut file, _) = crate::files::open_regular(&dir.join(LOCK_FILE), u64::MAX).ok()?;
     match file.try_lock() {
         Err(TryLockError::WouldBlock) => Some(FolderError::Locked {
             dir: dir.to_owned(),

@@ -561,10 +561,7 @@ fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
+    Ok(crate::files::open_to_append(path)?)
 }
 
 /// [`EngineProcess`] for callers without a runtime: each call blocks.

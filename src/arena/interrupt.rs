@@ -11,8 +11,11 @@ use std::sync::{Mutex, MutexGuard};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-/// The exit code of a run ended by a signal, as shells report one killed by SIGINT.
+/// The exit code of a run ended by SIGINT, as shells report one killed by it (128 + 2).
 pub const INTERRUPTED_EXIT_CODE: i32 = 130;
+
+/// The exit code of a run ended by SIGTERM, as shells report one killed by it (128 + 15).
+pub const TERMINATED_EXIT_CODE: i32 = 143;
 
 static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
@@ -100,5 +103,9 @@ pub fn stop_after(signal: &str) -> ! {
     eprintln!(
         "hamle: {signal}: stopped, {engines} engine process group(s) killed; the games saved so far stay, --resume plays the rest"
     );
-    std::process::exit(INTERRUPTED_EXIT_CODE)
+    std::process::exit(if signal == "SIGTERM" {
+        TERMINATED_EXIT_CODE
+    } else {
+        INTERRUPTED_EXIT_CODE
+    })
 }

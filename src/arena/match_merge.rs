@@ -265,7 +265,7 @@ fn write_folder(
         if let Some((_, dir)) = by_game.get(&result.game) {
             let from = dir.join(GAMES_DIR).join(&result.record);
             let to = games_dir.join(&result.record);
-            std::fs::copy(&from, &to).map_err(io(&to))?;
+            crate::files::copy_regular(&from, &to).map_err(super::store::StoreError::from)?;
         }
     }
     let lines: String = results

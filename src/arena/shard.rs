@@ -261,7 +261,8 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<(), MatchError> {
         if kind.is_dir() {
             copy_tree(&entry.path(), &target)?;
         } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).map_err(io(&target))?;
+            crate::files::copy_regular(&entry.path(), &target)
+                .map_err(super::store::StoreError::from)?;
         }
     }
     Ok(())

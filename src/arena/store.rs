@@ -25,9 +25,10 @@ use super::game_result::clean;
 pub use super::game_result::{GameResult, Thinking, Winner};
 use crate::contract::record::write_tags;
 use crate::contract::{GameSettings, Seat};
+use crate::files::{self, FileError};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -117,19 +118,19 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     }
 }
 
-/// Writes `contents` to `path` so that a crash leaves either the old file or the new one.
+/// Writes `contents` to `path` so that a crash leaves either the old file or the new one
+/// (`files::write_atomic`: a link, FIFO or device at `path` is refused, not replaced).
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let temporary = dir.join(format!(".{name}.tmp"));
-    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
-    file.write_all(contents).map_err(io_error(&temporary))?;
-    file.sync_all().map_err(io_error(&temporary))?;
-    drop(file);
-    fs::rename(&temporary, path).map_err(io_error(path))?;
-    sync_dir(dir)
+    files::write_atomic(path, contents).map_err(StoreError::from)
+}
+
+impl From<FileError> for StoreError {
+    fn from(error: FileError) -> StoreError {
+        StoreError::Io {
+            path: error.path,
+            source: error.problem.into(),
+        }
+    }
 }
 
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
@@ -327,11 +328,7 @@ impl ResultStore {
             let path = dir.join(sub);
             fs::create_dir_all(&path).map_err(io_error(&path))?;
         }
-        let results = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&results_path)
-            .map_err(io_error(&results_path))?;
+        let results = files::open_to_append(&results_path)?;
         results.sync_all().map_err(io_error(&results_path))?;
         sync_dir(dir)?;
         Ok((
@@ -391,10 +388,7 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, StoreError> {
     };
     if complete < bytes.len() {
         // A crash in the middle of an append: that game was not finished on disk.
-        let file = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(io_error(path))?;
+        let file = files::open_to_update(path)?;
         file.set_len(complete as u64).map_err(io_error(path))?;
         file.sync_all().map_err(io_error(path))?;
         eprintln!(

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::thinking::{position_request, run_search};
 use crate::go::analysis::AnalyzeRequest;
 use crate::go::board::Point;
-use crate::go::game::{Game, HandicapError};
+use crate::go::game::{Game, HandicapError, IllegalMove};
 use crate::go::player::{
     self, Decision, DynamicKomi, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
 };
@@ -337,7 +337,10 @@ impl GoEngine {
     fn play(&mut self, color: Color, mv: MoveVertex) -> Result<String, GtpError> {
         self.game.play(color, mv).map_err(|reason| {
             tracing::warn!("play {} {mv}: illegal ({reason})", color.letter());
-            GtpError::IllegalMove
+            match reason {
+                IllegalMove::TooLong { .. } => GtpError::other(reason.to_string()),
+                _ => GtpError::IllegalMove,
+            }
         })?;
         self.kept_advance(color, mv);
         Ok(String::new())
@@ -432,6 +435,11 @@ impl GoEngine {
         kind: Generate,
         analysis: Option<&AnalyzeRequest>,
     ) -> Result<String, GtpError> {
+        let limit = self.game.move_limit();
+        if kind != Generate::Regression && self.game.move_count() >= limit {
+            // Refused before searching: the move could not be kept.
+            return Err(GtpError::other(IllegalMove::TooLong { limit }.to_string()));
+        }
         self.game.set_to_move(color);
         let start = Instant::now();
         let limits = self.limits(color, kind, start);
@@ -610,9 +618,8 @@ impl GoEngine {
         match path {
             None => Ok(text),
             Some(path) => {
-                std::fs::write(path, text).map_err(|error| {
-                    GtpError::other(format!("cannot write {}: {error}", path.display()))
-                })?;
+                crate::files::write_atomic(path, text.as_bytes())
+                    .map_err(|error| GtpError::other(format!("cannot write {error}")))?;
                 Ok(String::new())
             }
         }

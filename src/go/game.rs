@@ -23,11 +23,22 @@ pub enum IllegalMove {
     Ko,
     /// The move would repeat an earlier position (or situation) under superko.
     Superko,
+    /// The game already holds [`Game::move_limit`] moves.
+    TooLong {
+        limit: usize,
+    },
 }
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let IllegalMove::TooLong { limit } = self {
+            return write!(
+                f,
+                "game too long: a game keeps at most {limit} moves; start a new one (clear_board)"
+            );
+        }
         f.write_str(match self {
+            IllegalMove::TooLong { .. } => "game too long",
             IllegalMove::OffBoard => "off board",
             IllegalMove::Occupied => "occupied",
             IllegalMove::Suicide => "suicide",
@@ -254,6 +265,14 @@ impl Game {
         self.undo.len()
     }
 
+    /// The most moves a game keeps: ten times the board's points, at least 1000 (1000 up
+    /// to 10x10, 3610 on 19x19), far past any real game (the arena stops one at three
+    /// times; a tiny board's captures and recaptures run long), so that no stream of moves
+    /// (`play b pass` forever) grows memory without bound.
+    pub fn move_limit(&self) -> usize {
+        (10 * self.size() * self.size()).max(1000)
+    }
+
     pub fn last_move(&self) -> Option<(Color, MoveVertex)> {
         self.undo.last().map(|r| (r.color, r.mv))
     }
@@ -333,6 +352,10 @@ impl Game {
     /// Plays `mv` for `color` (either colour may play); afterwards the opponent of
     /// `color` is to move. An illegal move changes nothing.
     pub fn play(&mut self, color: Color, mv: MoveVertex) -> Result<(), IllegalMove> {
+        let limit = self.move_limit();
+        if self.undo.len() >= limit {
+            return Err(IllegalMove::TooLong { limit });
+        }
         self.legality(color, mv)?;
         let mut record = UndoRecord {
             color,

@@ -14,11 +14,11 @@ use rand_chacha::ChaCha8Rng;
 use super::command::{MANGALA_COMMANDS, MangalaCommand};
 use super::db::EndgameDb;
 use super::draw::Draw;
-use super::game::Game;
+use super::game::{Game, MAX_SET_MOVES};
 use super::gogui;
 use super::notation::{GOGUI_SIZE, score_text};
 use super::player::{Limits, Searcher, margin_for};
-use super::rules::{EndRule, PITS, Pit, STANDARD_STONES_PER_PIT, Side};
+use super::rules::{EndRule, IllegalMove, PITS, Pit, STANDARD_STONES_PER_PIT, Side};
 use super::set_match::{Match, SetResult, StarterOrder};
 use crate::protocol::{
     Clock, Command, Engine, GOGUI_RULES_COMMANDS, GoguiRules, GtpError, Session,
@@ -167,7 +167,10 @@ impl MangalaEngine {
             MangalaCommand::Play(side, pit) => {
                 self.game.play(side, pit).map_err(|reason| {
                     tracing::warn!("play {side} {pit}: illegal ({reason})");
-                    GtpError::IllegalMove
+                    match reason {
+                        IllegalMove::TooLong { .. } => GtpError::other(reason.to_string()),
+                        _ => GtpError::IllegalMove,
+                    }
                 })?;
                 Ok(String::new())
             }
@@ -256,6 +259,11 @@ impl MangalaEngine {
         let position = *self.game.position();
         if position.is_over() {
             return Err(GtpError::other("the set is over"));
+        }
+        if self.game.moves().len() >= MAX_SET_MOVES {
+            // Refused before searching: the move could not be kept.
+            let limit = MAX_SET_MOVES;
+            return Err(GtpError::other(IllegalMove::TooLong { limit }.to_string()));
         }
         if side != position.to_move() {
             return Err(GtpError::other(format!(

@@ -2,6 +2,10 @@
 
 use super::rules::{EndRule, IllegalMove, Landing, Pit, Position, PositionError, Side};
 
+/// The most moves a set keeps: ten times the arena's default cap of a set (1000), far past
+/// any real set (a few dozen moves), so that no stream of moves grows memory without bound.
+pub const MAX_SET_MOVES: usize = 10_000;
+
 /// A set in progress. A failed move changes nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
@@ -80,6 +84,11 @@ impl Game {
     }
 
     pub fn play(&mut self, side: Side, pit: Pit) -> Result<Landing, IllegalMove> {
+        if self.moves.len() >= MAX_SET_MOVES {
+            return Err(IllegalMove::TooLong {
+                limit: MAX_SET_MOVES,
+            });
+        }
         let (next, landing) = self.position().play(side, pit, self.rule)?;
         self.history.push(next);
         self.moves.push((side, pit, landing));
@@ -93,5 +102,30 @@ impl Game {
         }
         self.history.pop();
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_keeps_at_most_its_limit_of_moves() {
+        let mut game = Game::new(4, EndRule::EmptierTakesAll, Side::South);
+        let pit = game.position().legal_moves().next().expect("a legal pit");
+        // As if the moves had been played: no real set comes near the limit.
+        let landing = game.play(Side::South, pit).expect("legal");
+        assert!(game.undo());
+        game.moves
+            .resize(MAX_SET_MOVES, (Side::South, pit, landing));
+        let before = game.clone();
+        assert_eq!(
+            game.play(Side::South, pit).map_err(|e| e.to_string()),
+            Err(
+                "game too long: a set keeps at most 10000 moves; start a new one (clear_board)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(game, before, "a refused move changes nothing");
     }
 }

@@ -151,8 +151,14 @@ pub enum Landing {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
     SetOver,
-    NotToMove { to_move: Side },
+    NotToMove {
+        to_move: Side,
+    },
     EmptyPit(Pit),
+    /// The set already keeps `limit` moves (`game::MAX_SET_MOVES`).
+    TooLong {
+        limit: usize,
+    },
 }
 
 impl fmt::Display for IllegalMove {
@@ -161,6 +167,10 @@ impl fmt::Display for IllegalMove {
             IllegalMove::SetOver => f.write_str("the set is over"),
             IllegalMove::NotToMove { to_move } => write!(f, "it is {to_move}'s turn"),
             IllegalMove::EmptyPit(pit) => write!(f, "pit {} is empty", pit.number()),
+            IllegalMove::TooLong { limit } => write!(
+                f,
+                "game too long: a set keeps at most {limit} moves; start a new one (clear_board)"
+            ),
         }
     }
 }

@@ -396,8 +396,9 @@ impl ClockCommand {
 /// Seconds, as GTP's integers or (leniently) decimals; never negative or infinite.
 fn parse_seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
     let seconds: f64 = command.parse_arg(index, "a number of seconds")?;
-    // A clock beyond a year is a typo, and would overflow the deadline arithmetic.
-    const MAX_SECONDS: f64 = 366.0 * 24.0 * 3600.0;
+    // A clock beyond a year (365 days, the arena's `--time` bound too) is a typo, and
+    // would overflow the deadline arithmetic.
+    const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
     if seconds.is_finite() && (0.0..=MAX_SECONDS).contains(&seconds) {
         Ok(seconds)
     } else {
@@ -414,7 +415,10 @@ fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
     const USAGE: &str = "none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>";
     let system = command.arg(0).map_err(|_| command.usage_error(USAGE))?;
     match system.to_ascii_lowercase().as_str() {
-        "none" => Ok(TimeSystem::Unlimited),
+        "none" => {
+            command.expect_args(1, USAGE)?;
+            Ok(TimeSystem::Unlimited)
+        }
         "absolute" => {
             command.expect_args(2, USAGE)?;
             Ok(TimeSystem::Absolute {

@@ -33,6 +33,9 @@ pub struct Signals {
     gogui_interrupt: AtomicBool,
     pending_lines: AtomicUsize,
     pending_stops: AtomicUsize,
+    /// A blank or comment-only line came since the last command was taken: it gets no
+    /// answer, but it is input, so it ends an analysis stream or a ponder (§1).
+    blank_line: AtomicBool,
     /// The reader has seen the end of input (or a read error): no line will come.
     closed: AtomicBool,
 }
@@ -53,9 +56,10 @@ impl Signals {
         self.gogui_interrupt.store(true, Ordering::Release);
     }
 
-    /// Whether a command line is waiting: analysis streams end on any input.
+    /// Whether a line came that the running command has not taken (a command waiting, or
+    /// a blank or comment-only line): analysis streams end on any input.
     pub fn input_pending(&self) -> bool {
-        self.pending_lines.load(Ordering::Acquire) > 0
+        self.pending_lines.load(Ordering::Acquire) > 0 || self.blank_line.load(Ordering::Acquire)
     }
 
     /// True once the input has ended: the command loop stops after the lines queued,
@@ -74,6 +78,7 @@ impl Signals {
     /// before it was meant for the previous command.
     pub fn direct_line_taken(&self) {
         self.gogui_interrupt.store(false, Ordering::Release);
+        self.blank_line.store(false, Ordering::Release);
     }
 
     pub(super) fn close(&self) {
@@ -100,6 +105,7 @@ impl Signals {
             .pending_lines
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, decrement);
         self.gogui_interrupt.store(false, Ordering::Release);
+        self.blank_line.store(false, Ordering::Release);
     }
 }
 
@@ -190,7 +196,11 @@ pub fn classify(line: RawLine, signals: &Signals) -> Option<Input> {
                 signals.raise_interrupt();
                 return None;
             }
-            preprocess(&raw).map(Input::Line)
+            let line = preprocess(&raw).map(Input::Line);
+            if line.is_none() {
+                signals.blank_line.store(true, Ordering::Release);
+            }
+            line
         }
     }
 }
@@ -363,6 +373,18 @@ mod tests {
             inputs,
             vec![Input::Line("name".into()), Input::Line("1 version".into())]
         );
+    }
+
+    #[test]
+    fn a_blank_or_comment_line_is_input_until_the_next_command_is_taken() {
+        for blank in ["", "   ", "# only a comment"] {
+            let signals = Signals::new();
+            assert!(classify(RawLine::Text(blank.into()), &signals).is_none());
+            assert!(signals.input_pending(), "{blank:?} ends a stream");
+            assert!(!signals.interrupted(), "{blank:?} stops no search");
+            signals.direct_line_taken();
+            assert!(!signals.input_pending());
+        }
     }
 
     #[test]

@@ -17,7 +17,6 @@ use super::player::{Level, Player};
 use super::report;
 use super::setup::{game_from_fibs, game_from_ids};
 use crate::protocol::{Command, Engine, GtpError, Session};
-use crate::text::shorten;
 
 /// Settings from the command line.
 #[derive(Clone, Debug)]
@@ -172,9 +171,13 @@ impl TavlaEngine {
             }
             TavlaCommand::SaveMat(path) => {
                 let text = self.mat_record().map_err(GtpError::other)?;
-                std::fs::write(&path, text).map_err(|e| {
-                    GtpError::other(format!("cannot write {}: {e}", shorten(&path)))
-                })?;
+                crate::files::write_atomic(std::path::Path::new(&path), text.as_bytes()).map_err(
+                    |e| {
+                        // Any real path whole (PATH_MAX), a runaway argument cut.
+                        let shown = crate::text::shorten_to(&path, 4096);
+                        GtpError::other(format!("cannot write {shown}: {}", e.problem))
+                    },
+                )?;
                 Ok(String::new())
             }
         }

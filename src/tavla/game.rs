@@ -180,7 +180,15 @@ pub enum IllegalMove {
         play: Play,
         dice: Dice,
     },
+    /// The match already keeps [`MAX_KEPT_ACTIONS`] actions.
+    TooLong,
 }
+
+/// The most actions (rolls, plays, cube actions, set-ups) a match or money session keeps,
+/// for undo and its record: a real game takes about 150, a 25-point match a few thousand,
+/// so this is far past any real match, and it keeps a stream of actions from growing
+/// memory without bound (about 100 bytes an action).
+pub const MAX_KEPT_ACTIONS: usize = 200_000;
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -209,6 +217,10 @@ impl fmt::Display for IllegalMove {
             } => write_turn_refusal(f, *side, *action, *phase),
             IllegalMove::NoDiceRolled => f.write_str("nobody is to play: roll first"),
             IllegalMove::IllegalPlay { .. } => f.write_str("not a legal play with these dice"),
+            IllegalMove::TooLong => write!(
+                f,
+                "game too long: a match keeps at most {MAX_KEPT_ACTIONS} actions; start a new one (new_match)"
+            ),
         }
     }
 }
@@ -277,9 +289,10 @@ impl Game {
     }
 
     /// A game set up from outside (a Position ID, a FIBS board): `side` to roll or play.
-    pub fn set_state(&mut self, state: State) {
-        self.remember();
+    pub fn set_state(&mut self, state: State) -> Result<(), IllegalMove> {
+        self.remember()?;
         self.state = state;
+        Ok(())
     }
 
     pub fn rules(&self) -> MatchRules {
@@ -317,8 +330,14 @@ impl Game {
             .find(|s| self.state.score[s.index()] >= self.rules.length)
     }
 
-    fn remember(&mut self) {
+    /// Keeps the state for undo before an action; refused once the match keeps
+    /// [`MAX_KEPT_ACTIONS`].
+    fn remember(&mut self) -> Result<(), IllegalMove> {
+        if self.undo.len() >= MAX_KEPT_ACTIONS || self.actions.len() >= MAX_KEPT_ACTIONS {
+            return Err(IllegalMove::TooLong);
+        }
         self.undo.push((self.state, self.actions.len()));
+        Ok(())
     }
 
     /// Takes back the last action (a roll, a play, a double, a take or drop, the opening).
@@ -347,7 +366,7 @@ impl Game {
         // The winner's die first, as gnubg lists an opening roll.
         let dice =
             Dice::new(white.max(black), white.min(black)).map_err(IllegalMove::BadOpeningDie)?;
-        self.remember();
+        self.remember()?;
         let side = if white > black {
             Side::White
         } else {
@@ -393,7 +412,7 @@ impl Game {
 
     pub fn double(&mut self, side: Side) -> Result<(), IllegalMove> {
         self.may_double(side)?;
-        self.remember();
+        self.remember()?;
         self.state.phase = Phase::Doubled { by: side };
         self.actions.push(Action::Double { side });
         Ok(())
@@ -406,7 +425,7 @@ impl Game {
         if by == side {
             return Err(IllegalMove::DoublerAnswers { doubler: side });
         }
-        self.remember();
+        self.remember()?;
         let s = &mut self.state;
         s.cube *= 2;
         s.cube_owner = Some(side);
@@ -422,7 +441,7 @@ impl Game {
         if by == side {
             return Err(IllegalMove::DoublerAnswers { doubler: side });
         }
-        self.remember();
+        self.remember()?;
         self.actions.push(Action::Drop { side });
         let end = GameEnd {
             winner: by,
@@ -442,7 +461,7 @@ impl Game {
                 phase: self.state.phase,
             });
         }
-        self.remember();
+        self.remember()?;
         self.state.phase = Phase::ToPlay { side, dice };
         self.actions.push(Action::Roll { side, dice });
         Ok(())
@@ -471,7 +490,7 @@ impl Game {
         let Some(candidate) = legal.iter().find(|c| c.play == play) else {
             return Err(IllegalMove::IllegalPlay { play, dice });
         };
-        self.remember();
+        self.remember()?;
         self.state.board = candidate.after;
         self.actions.push(Action::Play { side, dice, play });
         if self.state.board.on_board(side) == 0 {
@@ -543,6 +562,29 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_match_keeps_at_most_its_limit_of_actions() {
+        let mut game = Game::new(MatchRules {
+            length: 0,
+            ..MatchRules::default()
+        });
+        game.start_game(3, 1).expect("opening");
+        // As if the actions had been taken: no real match comes near the limit.
+        let filler = game.undo[0];
+        game.undo.resize(MAX_KEPT_ACTIONS, filler);
+        let before = game.clone();
+        let (side, _, legal) = game.legal().expect("to play");
+        let refused = game.play(side, legal[0].play);
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err(format!(
+                "game too long: a match keeps at most {MAX_KEPT_ACTIONS} actions; start a new one (new_match)"
+            ))
+        );
+        assert_eq!(game, before, "a refused action changes nothing");
+        assert!(game.undo().is_ok());
+    }
 
     /// The refusals are wire answers of `hamle tavla`: their texts are pinned here.
     #[test]

@@ -62,7 +62,9 @@ pub fn game_from_ids(
         games: 0,
     };
     let mut game = Game::new(rules);
-    game.set_state(state);
+    // A new game keeps nothing yet, so this cannot reach the limit.
+    game.set_state(state)
+        .map_err(|e| GtpError::other(e.to_string()))?;
     Ok(game)
 }
 
@@ -130,6 +132,8 @@ pub fn game_from_fibs(current: &Game, fibs: &FibsBoard) -> Result<Game, GtpError
         games: 0,
     };
     let mut game = Game::new(rules);
-    game.set_state(state);
+    // A new game keeps nothing yet, so this cannot reach the limit.
+    game.set_state(state)
+        .map_err(|e| GtpError::other(e.to_string()))?;
     Ok(game)
 }

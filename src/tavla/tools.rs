@@ -322,8 +322,13 @@ fn save_weights(path: &Path, net: &Net, failure: Option<io::Error>) -> io::Resul
 
 /// Writes a weights file; an error names the file.
 fn write_weights(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    std::fs::write(path, bytes)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: cannot write: {e}", path.display())))
+    crate::files::write_atomic(path, bytes).map_err(|e| {
+        let kind = io::Error::from(e.problem);
+        io::Error::new(
+            kind.kind(),
+            format!("{}: cannot write: {kind}", path.display()),
+        )
+    })
 }
 
 /// `hamle tavla train --race`: the race net, from the built-in main net's self-play.
@@ -393,7 +398,9 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
         limit: args.limit,
     };
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", args.out.display()));
-    let mut file = io::BufWriter::new(std::fs::File::create(&args.out).map_err(named)?);
+    // Written as it goes (a long run's labels so far can be read), so not whole at the end.
+    let created = crate::files::open_to_write(&args.out).map_err(io::Error::from)?;
+    let mut file = io::BufWriter::new(created);
     let how = match labelling.lookahead {
         Lookahead::Plies(plies) => format!("--plies {plies}"),
         Lookahead::Rollout(r) => format!("--rollout {} --horizon {}", r.trials, r.horizon),

@@ -119,3 +119,79 @@ fn a_tst_file_that_is_a_fifo_or_huge_is_refused_at_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A short Go record for `hamle view`.
+const GO_RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg])\n";
+
+fn view_out(record: &Path, out: &Path) -> Output {
+    run_patiently(
+        Command::new(HAMLE)
+            .arg("view")
+            .arg(record)
+            .arg("--out")
+            .arg(out),
+        "",
+    )
+}
+
+#[test]
+fn view_refuses_to_write_through_a_fifo_a_link_or_onto_a_device() {
+    use crate::support::files::{WRITE_RULE, assert_untouched, unwritable};
+    let dir = scratch("hostile-files", "view-out");
+    let record = dir.join("game.sgf");
+    std::fs::write(&record, GO_RECORD).expect("write");
+    for (out, reason) in unwritable(&dir) {
+        let output = view_out(&record, &out);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!("hamle view: {}: {reason}; {WRITE_RULE}", out.display())
+        );
+    }
+    assert_untouched(&dir);
+    // A new path and a regular file are written.
+    let page = dir.join("page.html");
+    for _ in 0..2 {
+        let output = view_out(&record, &page);
+        assert_eq!(output.status.code(), Some(0));
+    }
+    assert!(
+        std::fs::read_to_string(&page)
+            .expect("page")
+            .contains("<html")
+    );
+}
+
+#[test]
+fn a_write_that_fails_for_room_leaves_the_old_page_and_no_temporary_file() {
+    let dir = scratch("hostile-files", "view-full");
+    let record = dir.join("game.sgf");
+    std::fs::write(&record, GO_RECORD).expect("write");
+    let page = dir.join("game.html");
+    std::fs::write(&page, "old").expect("write");
+    // A file size limit of one block stands in for a full disk: the write fails part way
+    // (EFBIG rather than ENOSPC, with SIGXFSZ ignored), as it would on a full one.
+    let output = run_patiently(
+        Command::new("sh")
+            .arg("-c")
+            .arg("trap '' XFSZ; ulimit -f 1; exec \"$0\" view \"$1\" --out \"$2\"")
+            .arg(HAMLE)
+            .arg(&record)
+            .arg(&page),
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("hamle view: {}: ", page.display())),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&page).expect("page"), "old");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["bots", "game.html", "game.sgf"]);
+}

@@ -96,6 +96,29 @@ fn lz_analyze_streams_until_the_next_command() {
 }
 
 #[test]
+fn a_blank_or_comment_only_line_ends_a_stream_too() {
+    let mut engine = Engine::start(&["--playouts", "1000000000"]);
+    let pattern = info_pattern(true);
+    for (id, ender) in [(1, ""), (2, "   "), (3, "# only a comment")] {
+        engine.send(&format!("{id} kata-analyze b 5"));
+        assert_eq!(engine.line(), format!("={id} "));
+        assert!(pattern.is_match(&engine.line()), "a first report");
+        // The line gets no answer of its own; the stream ends, what was on its way first.
+        engine.send(ender);
+        loop {
+            let line = engine.line();
+            if line.is_empty() {
+                break;
+            }
+            assert!(pattern.is_match(&line), "{line}");
+        }
+        engine.send(&format!("{id} name"));
+        assert_eq!(engine.response(), vec![format!("={id} hamle")]);
+    }
+    engine.quit();
+}
+
+#[test]
 fn kata_analyze_reports_ownership_for_every_point() {
     let mut engine = Engine::start(&["--playouts", "1000000000"]);
     engine.send("boardsize 9");

@@ -191,14 +191,25 @@ fn loadsgf_refuses_what_is_no_sgf_file_and_keeps_the_game() {
 }
 
 #[test]
-fn loadsgf_reads_a_long_record_in_little_memory() {
+fn loadsgf_reads_a_long_record_in_little_memory_and_refuses_one_past_the_move_limit() {
     const MOVES: usize = 1_000_000;
     let scratch = Scratch::new("long");
     let long = scratch.path("long.sgf");
     std::fs::write(&long, passes(MOVES)).expect("write");
     let mut engine = Engine::start(&["--playouts", "50"]);
     assert_eq!(engine.ask("boardsize 9"), "= ");
-    assert_eq!(engine.ask(&loadsgf(&long)), "= ");
+    let board = engine.ask("showboard");
+    // Far over the most moves a game keeps (ten times the points: 3610 on 19x19).
+    let answer = engine.ask(&loadsgf(&long));
+    assert!(
+        answer.starts_with("? cannot load file: ")
+            && answer.contains("game too long: a game keeps at most 3610 moves"),
+        "{answer}"
+    );
+    assert_eq!(engine.ask("showboard"), board);
+    let within = scratch.path("within.sgf");
+    std::fs::write(&within, passes(3600)).expect("write");
+    assert_eq!(engine.ask(&loadsgf(&within)), "= ");
     let board = engine.ask("showboard");
     assert!(
         board.contains("\n19 ") && board.contains("black to move"),
@@ -361,17 +372,93 @@ fn numeric_gtp_arguments_out_of_range_are_refused() {
             "kgs-time_settings byoyomi 10 inf 3",
             "? syntax error: expected a number of seconds, got 'inf'",
         ),
+        // One second over a year (365 days, as the arena's `--time` takes it).
+        (
+            "time_settings 31536001 0 0",
+            "? syntax error: expected a number of seconds, got '31536001'",
+        ),
+        (
+            "kgs-time_settings none extra",
+            "? syntax error: usage: kgs-time_settings none | absolute <main> | byoyomi <main> \
+             <period> <periods> | canadian <main> <period> <stones>",
+        ),
     ];
     for (command, answer) in refused {
         assert_eq!(engine.ask(command), answer, "{command}");
     }
     assert_eq!(engine.ask("get_komi"), "= 5.5");
     // A year of main time is the most; the move still comes within its share.
-    assert_eq!(engine.ask("time_settings 31622400 0 0"), "= ");
-    assert_eq!(engine.ask("time_left b 31622400 0"), "= ");
+    assert_eq!(engine.ask("time_settings 31536000 0 0"), "= ");
+    assert_eq!(engine.ask("time_left b 31536000 0"), "= ");
     let answer = engine.ask("genmove b");
     assert!(answer.starts_with("= ") && answer.len() > 2, "{answer}");
     // A huge analysis interval saturates instead of overflowing.
     let answer = engine.ask("lz-genmove_analyze w 1844674407370955161");
     assert!(answer.contains("play "), "{answer}");
+}
+
+#[test]
+fn printsgf_refuses_a_fifo_a_link_and_a_device_and_keeps_the_game() {
+    use crate::support::files::{WRITE_RULE, assert_untouched, unwritable};
+    let scratch = Scratch::new("printsgf");
+    let mut engine = Engine::start(&[]);
+    assert_eq!(engine.ask("boardsize 9"), "= ");
+    assert_eq!(engine.ask("play b e5"), "= ");
+    let board = engine.ask("showboard");
+    // A FIFO blocked the engine for good before; `ask` fails the test after PATIENCE.
+    for (path, reason) in unwritable(&scratch.0) {
+        assert_eq!(
+            engine.ask(&format!("printsgf {}", path.display())),
+            format!("? cannot write {}: {reason}; {WRITE_RULE}", path.display())
+        );
+        assert_eq!(engine.ask("showboard"), board);
+    }
+    assert_untouched(&scratch.0);
+    let file = scratch.path("game.sgf");
+    assert_eq!(engine.ask(&format!("printsgf {}", file.display())), "= ");
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("written")
+            .contains(";B[ee]")
+    );
+}
+
+#[test]
+fn a_flood_of_passes_stops_at_the_move_limit_and_memory_stays_flat() {
+    // `yes 'play b pass' | hamle go` grew without bound: now the game keeps ten times the
+    // board's points, at least 1000 (1000 on 9x9) and refuses more, keeping what it has.
+    const FLOOD: usize = 50_000;
+    let mut engine = Engine::start(&[]);
+    assert_eq!(engine.ask("boardsize 9"), "= ");
+    // The answers are read by their own thread, so the engine never waits on its output
+    // while this writes.
+    let lines = "play b pass\n".repeat(FLOOD);
+    engine
+        .stdin
+        .write_all(lines.as_bytes())
+        .expect("engine reads");
+    engine.stdin.flush().expect("engine reads");
+    let mut answers = Vec::with_capacity(FLOOD);
+    for _ in 0..FLOOD {
+        answers.push(
+            engine
+                .answers
+                .recv_timeout(PATIENCE)
+                .expect("every play is answered"),
+        );
+    }
+    assert!(answers[..1000].iter().all(|a| a == "= "));
+    let refusal = "? game too long: a game keeps at most 1000 moves; start a new one (clear_board)";
+    assert!(
+        answers[1000..].iter().all(|a| a == refusal),
+        "{}",
+        answers[1000]
+    );
+    assert_eq!(engine.ask("genmove w"), refusal);
+    // The game is kept: its moves can be taken back, then played again.
+    assert_eq!(engine.ask("undo"), "= ");
+    assert_eq!(engine.ask("play b pass"), "= ");
+    if let Some(peak) = engine.peak_memory() {
+        assert!(peak < 200 * 1024 * 1024, "{peak} bytes at the peak");
+    }
 }

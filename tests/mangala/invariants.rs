@@ -68,6 +68,7 @@ fn run_set(stones: u8, rule: EndRule, seed: u64) -> usize {
             }
             Err(IllegalMove::EmptyPit(p)) => assert_eq!(before.position().pit(side, p), 0),
             Err(IllegalMove::SetOver) => panic!("{ctx}: set over while it runs"),
+            Err(IllegalMove::TooLong { .. }) => panic!("{ctx}: a real set is never this long"),
         }
         assert_eq!(game, before, "{ctx}: attempt then undo");
 

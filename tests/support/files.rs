@@ -103,3 +103,43 @@ pub fn run_patiently(command: &mut Command, input: &str) -> Output {
         stderr: stderr.join().expect("stderr"),
     }
 }
+
+/// Paths that no writer may write through, with the reason the refusal gives: a FIFO (where
+/// `mkfifo` works), a symbolic link to the file `kept` (which must stay as it is) and a
+/// device (`/dev/null`, refused before anything is opened, so nothing is written to it).
+pub fn unwritable(dir: &Path) -> Vec<(PathBuf, &'static str)> {
+    let mut paths = Vec::new();
+    let pipe = dir.join("pipe.out");
+    if fifo(&pipe) {
+        paths.push((pipe, "a FIFO"));
+    }
+    let kept = dir.join("kept");
+    std::fs::write(&kept, "kept").expect("write");
+    let link = dir.join("link.out");
+    std::os::unix::fs::symlink(&kept, &link).expect("symlink");
+    paths.push((link, "a symbolic link"));
+    paths.push((PathBuf::from("/dev/null"), "a device"));
+    paths
+}
+
+/// What every refusal of [`unwritable`]'s paths says after the reason.
+pub const WRITE_RULE: &str = "hamle writes only to a new path or over a regular file";
+
+/// `dir` as [`unwritable`] left it: the link's target unchanged, no temporary file.
+pub fn assert_untouched(dir: &Path) {
+    assert_eq!(
+        std::fs::read_to_string(dir.join("kept")).expect("kept"),
+        "kept"
+    );
+    for entry in std::fs::read_dir(dir).expect("list") {
+        let name = entry.expect("entry").file_name();
+        let name = name.to_string_lossy();
+        assert!(!name.ends_with(".tmp"), "{name} left behind");
+    }
+    assert!(
+        std::fs::symlink_metadata(dir.join("link.out"))
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+}

@@ -257,3 +257,37 @@ fn training_refuses_a_start_file_with_a_nan_weight_and_names_it() {
     assert!(Net::from_bytes(&std::fs::read(&out).expect("trained weights")).is_ok());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn save_mat_refuses_a_fifo_a_link_and_a_device_and_keeps_the_match() {
+    use crate::support::files::{PATIENCE, Scratch, WRITE_RULE, assert_untouched, unwritable};
+    use crate::support::gtp::GtpChild;
+    let scratch = Scratch::new("tavla", "save-mat");
+    let mut engine = GtpChild::start(&["tavla", "--seed", "1"]);
+    for command in ["new_match 5", "new_game 3 5"] {
+        let answer = engine.ask(command, PATIENCE);
+        assert!(answer.is_ok(), "{command}: {answer:?}");
+    }
+    let position = engine.ask("get_position", PATIENCE);
+    // A FIFO blocked the engine for good before; `ask` fails the test after PATIENCE.
+    for (path, reason) in unwritable(&scratch.0) {
+        assert_eq!(
+            engine.ask(&format!("save_mat {}", path.display()), PATIENCE),
+            Err(format!(
+                "? cannot write {}: {reason}; {WRITE_RULE}",
+                path.display()
+            ))
+        );
+        assert_eq!(engine.ask("get_position", PATIENCE), position);
+    }
+    assert_untouched(&scratch.0);
+    let file = scratch.0.join("match.mat");
+    let saved = engine.ask(&format!("save_mat {}", file.display()), PATIENCE);
+    assert_eq!(saved, Ok(String::new()));
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("written")
+            .contains("5 point match")
+    );
+    engine.quit();
+}

@@ -127,12 +127,15 @@ pub fn learn_patterns(settings: &LearnSettings) -> Result<LearnReport, String> {
         held_out,
     };
     let comment = weights_comment(settings, &report);
-    fs::write(&settings.out, gammas.to_text(&comment)).map_err(|error| {
-        format!(
-            "{}: cannot write the weights: {error}",
-            settings.out.display()
-        )
-    })?;
+    crate::files::write_atomic(&settings.out, gammas.to_text(&comment).as_bytes()).map_err(
+        |error| {
+            format!(
+                "{}: cannot write the weights: {}",
+                settings.out.display(),
+                error.problem
+            )
+        },
+    )?;
     Ok(report)
 }
 

@@ -104,10 +104,13 @@ impl SgfError {
     }
 }
 
+/// What was found, quoting only SGF's own punctuation: a file that is no SGF at all
+/// (`loadsgf /etc/shadow`) must not have its first byte shown.
 fn describe(found: Option<char>) -> String {
     match found {
-        Some(c) if c.is_control() || c.is_whitespace() => format!("{:?}", c),
-        Some(c) => format!("'{c}'"),
+        Some(c) if "()[];".contains(c) => format!("'{c}'"),
+        Some(c) if c.is_control() || c.is_whitespace() => "a space or control character".into(),
+        Some(_) => "other text (not shown)".into(),
         None => "the end of the input".to_owned(),
     }
 }
@@ -130,7 +133,7 @@ impl fmt::Display for SgfErrorKind {
             ),
             SgfErrorKind::UnexpectedChar { found } => write!(
                 f,
-                "unexpected {}: expected a property identifier, ';', '(' or ')'",
+                "found {} where a property identifier, ';', '(' or ')' was expected",
                 describe(Some(*found))
             ),
             SgfErrorKind::NodeAfterVariation => f.write_str(

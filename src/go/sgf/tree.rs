@@ -399,7 +399,7 @@ mod tests {
             ),
             (
                 "x(;)",
-                "expected '(' at start of a game tree, found 'x' at line 1, column 1",
+                "expected '(' at start of a game tree, found other text (not shown) at line 1, column 1",
             ),
             (
                 ";B[aa]",
@@ -407,7 +407,7 @@ mod tests {
             ),
             (
                 "(;)junk",
-                "expected '(' at start of a game tree, found 'j' at line 1, column 4",
+                "expected '(' at start of a game tree, found other text (not shown) at line 1, column 4",
             ),
             (
                 "()",
@@ -451,15 +451,15 @@ mod tests {
             ),
             (
                 "(;B[aa]1)",
-                "unexpected '1': expected a property identifier, ';', '(' or ')' at line 1, column 8",
+                "found other text (not shown) where a property identifier, ';', '(' or ')' was expected at line 1, column 8",
             ),
             (
                 "(;é[aa])",
-                "unexpected 'é': expected a property identifier, ';', '(' or ')' at line 1, column 3",
+                "found other text (not shown) where a property identifier, ';', '(' or ')' was expected at line 1, column 3",
             ),
             (
                 "(;B[aa]\t\0)",
-                "unexpected '\\0': expected a property identifier, ';', '(' or ')' at line 1, column 9",
+                "found a space or control character where a property identifier, ';', '(' or ')' was expected at line 1, column 9",
             ),
         ];
         for (text, message) in cases {

@@ -20,8 +20,8 @@
 //! entry outside what the level's stones allow is refused rather than handed to the search.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use crate::files::{self, FileProblem};
@@ -104,9 +104,9 @@ fn rule_byte(rule: EndRule) -> u8 {
     }
 }
 
-/// Writes one level with its checksum: to a partial file first, renamed over the level's
-/// name once it is complete and on disk, so an interrupted write never leaves a file that
-/// looks whole.
+/// Writes one level with its checksum, whole (`files::write_atomic`: to a temporary file
+/// first, renamed over the level's name once it is complete and on disk), so an
+/// interrupted write never leaves a file that looks whole.
 pub fn write_level(dir: &Path, rule: EndRule, level: u32, values: &[i8]) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
     let path = level_path(dir, rule, level);
@@ -118,37 +118,16 @@ pub fn write_level(dir: &Path, rule: EndRule, level: u32, values: &[i8]) -> io::
     header[6] = level as u8;
     header[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
     header[16..24].copy_from_slice(&fnv1a(&bytes).to_le_bytes());
+    // A level is large: what an interrupted build left beside it goes first (earlier
+    // builds wrote `NAME.partial`).
     let mut partial = path.clone().into_os_string();
     partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    // A leftover partial file goes first; `create_new` then never opens an existing entry,
-    // so a FIFO or a link planted under that name cannot block or redirect the write.
-    if let Err(error) = fs::remove_file(&partial)
-        && error.kind() != io::ErrorKind::NotFound
-    {
-        return Err(error);
-    }
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&partial)?;
-    file.write_all(&header)?;
-    file.write_all(&bytes)?;
-    file.sync_all()?;
-    drop(file);
-    fs::rename(&partial, &path)?;
-    sync_folder(dir);
+    files::remove_left_temporaries(&path, &[PathBuf::from(partial)])?;
+    files::write_atomic_with(&path, |out| {
+        out.write_all(&header)?;
+        out.write_all(&bytes)
+    })?;
     Ok(path)
-}
-
-/// Makes the rename durable where the platform allows it; a failure only costs durability.
-fn sync_folder(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(folder) = File::open(dir) {
-        let _ = folder.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 /// Reads level `level` of `rule` from `path`, which must hold exactly `len` entries:
@@ -447,22 +426,21 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_fifo_is_never_opened_and_a_partial_fifo_does_not_block_a_write() {
+    fn a_fifo_is_neither_read_nor_written_over() {
+        use std::os::unix::fs::FileTypeExt;
         let scratch = Scratch::new("fifo");
         fs::create_dir_all(&scratch.0).expect("folder");
         let path = level_path(&scratch.0, RULE, 2);
-        let mut partial = path.clone().into_os_string();
-        partial.push(".partial");
-        for fifo in [path.as_os_str(), partial.as_os_str()] {
-            let made = std::process::Command::new("mkfifo").arg(fifo).status();
-            assert!(made.expect("mkfifo").success());
-        }
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.expect("mkfifo").success());
         assert!(matches!(refusal(&path), Refusal::NotRegularFile("a FIFO")));
-        // Writing the level replaces both FIFOs with regular files.
-        write_level(&scratch.0, RULE, 2, &sound()).expect("write over a FIFO");
-        assert_eq!(
-            read_level(&path, RULE, 2, LEN).expect("sound"),
-            Some(sound())
+        let error = write_level(&scratch.0, RULE, 2, &sound()).expect_err("a FIFO");
+        assert!(error.to_string().contains("a FIFO"), "{error}");
+        assert!(
+            fs::symlink_metadata(&path)
+                .expect("still there")
+                .file_type()
+                .is_fifo()
         );
     }
 }

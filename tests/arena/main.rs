@@ -15,6 +15,7 @@ mod expect;
 mod folders;
 mod games;
 mod hostile_files;
+mod hostile_text;
 mod ladder;
 mod matches;
 mod openings;

@@ -238,9 +238,23 @@ impl EngineProcess {
             Some(path) => Some(open_log(path).map_err(spawn_error)?),
             None => None,
         };
-        let mut command = Command::new(&launch.program);
+        let mut command = match super::reaper::supervised(&launch.program, &launch.args) {
+            Some((shim, words)) => {
+                // The supervisor starts the program itself: one it could not find is
+                // still refused here, as a program that cannot be started.
+                find_program(&launch.program, launch.working_dir.as_deref())
+                    .map_err(spawn_error)?;
+                let mut command = Command::new(shim);
+                command.args(words);
+                command
+            }
+            None => {
+                let mut command = Command::new(&launch.program);
+                command.args(&launch.args);
+                command
+            }
+        };
         command
-            .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if log.is_some() {
@@ -559,6 +573,36 @@ async fn drain_stderr(mut stderr: ChildStderr, mut log: std::fs::File, label: St
             );
             writable = log.write_all(note.as_bytes()).is_ok();
         }
+    }
+}
+
+/// Whether `program` can be started: a path (relative to `dir` when given) to an executable
+/// file, or a name found on `PATH`; else the error starting it would give.
+fn find_program(program: &Path, dir: Option<&Path>) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if program.components().count() > 1 || program.is_absolute() {
+        let path = match dir {
+            Some(dir) if program.is_relative() => dir.join(program),
+            _ => program.to_owned(),
+        };
+        if path.exists() && !executable(&path) {
+            // EACCES, as exec would answer.
+            return Err(std::io::Error::from_raw_os_error(13));
+        }
+        executable(&path)
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|folder| executable(&folder.join(program)))
+        })
+    };
+    if found {
+        Ok(())
+    } else {
+        // ENOENT, as exec would answer.
+        Err(std::io::Error::from_raw_os_error(2))
     }
 }
 

@@ -97,6 +97,8 @@ async fn interrupted(installed: impl FnOnce()) -> &'static str {
 /// Ends the run after a signal: kills the engines' groups, says so on stderr and exits.
 pub fn stop_after(signal: &str) -> ! {
     let engines = kill_live_groups();
+    // What escaped the groups (setsid) came to us, a subreaper, as its parents died.
+    super::reaper::end_strays(false, super::reaper::GRACE);
     eprintln!(
         "hamle: {signal}: stopped, {engines} engine process group(s) killed; the games saved so far stay, --resume plays the rest"
     );

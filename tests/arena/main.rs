@@ -23,6 +23,7 @@ mod processes;
 mod regress;
 mod shards;
 mod slurm;
+mod strays;
 mod tavla;
 mod told_moves;
 mod viewer;

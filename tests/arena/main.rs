@@ -19,6 +19,7 @@ mod hostile_text;
 mod ladder;
 mod matches;
 mod openings;
+mod page_size;
 mod processes;
 mod regress;
 mod shards;

@@ -69,11 +69,22 @@ enum BenchTarget {
 }
 
 fn main() -> ExitCode {
+    use hamle::arena::reaper;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The arena's supervisor of one engine (hidden: the arena starts it, nobody else).
+    if args.get(1).is_some_and(|word| word == reaper::SHIM_COMMAND) {
+        let code = reaper::exec_bot(&args[2..]);
+        return ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     protocol::log::init();
     let result = match Cli::parse().command {
-        Commands::Regress(args) => return hamle::arena::cli::regress(args),
-        Commands::Match(args) => return hamle::arena::cli::run_match_command(args),
-        Commands::Ladder(args) => return hamle::arena::cli::run_ladder_command(args),
+        Commands::Regress(args) => return supervised(|| hamle::arena::cli::regress(args)),
+        Commands::Match(args) => {
+            return supervised(|| hamle::arena::cli::run_match_command(args));
+        }
+        Commands::Ladder(args) => {
+            return supervised(|| hamle::arena::cli::run_ladder_command(args));
+        }
         Commands::View(args) => return hamle::arena::view::cli::run(args),
         Commands::Engine(engine) => engine.run(),
         Commands::Perft { game } => game.run(&mut io::stdout().lock()),
@@ -82,7 +93,7 @@ fn main() -> ExitCode {
         } => game.run(&mut io::stdout().lock()),
         Commands::Bench {
             target: BenchTarget::Arena(args),
-        } => return bench_arena(&args),
+        } => return supervised(|| bench_arena(&args)),
         Commands::Completions { shell } => completions(shell),
         Commands::Man { subcommand } => return man_page(&subcommand),
     };
@@ -95,6 +106,16 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs an arena command with its engines supervised, and ends whatever they left behind at
+/// its normal end (the end by a signal is `arena::interrupt`'s).
+fn supervised(run: impl FnOnce() -> ExitCode) -> ExitCode {
+    hamle::arena::reaper::install();
+    let code = run();
+    let _ending = hamle::arena::interrupt::ending();
+    hamle::arena::reaper::end_strays(false, hamle::arena::reaper::GRACE);
+    code
 }
 
 /// `hamle bench arena`: exit 0, or 2 when a run failed or the two runs differed.

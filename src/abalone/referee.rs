@@ -171,6 +171,7 @@ pub fn replay_record(text: &str) -> Result<Replayed<AbaloneReferee>, String> {
     Ok(Replayed {
         referee,
         result: tag("Result")?,
+        comment: tag("Comment").unwrap_or_default(),
     })
 }
 

@@ -134,6 +134,14 @@ impl GameResult {
     pub fn from_line(line: &str) -> Result<GameResult, String> {
         let mut fields = BTreeMap::new();
         for field in line.split('\t') {
+            // Our writer shows every control character escaped: a raw one is a forgery
+            // or damage (a NUL, an ESC, a CR), never a line we wrote.
+            if let Some(c) = field.chars().find(|c| c.is_control()) {
+                return Err(format!(
+                    "field '{}' holds the control character {c:?}",
+                    crate::text::shorten(&crate::text::printable(field))
+                ));
+            }
             let (key, value) = field
                 .split_once('=')
                 .ok_or_else(|| format!("field '{field}' is not key=value"))?;
@@ -226,9 +234,10 @@ impl GameResult {
     }
 }
 
-/// The text with tabs and line breaks made spaces, so that it stays one field of one line.
+/// The text with every control character shown escaped ([`crate::text::printable`]: a
+/// tab as `\t`), so that it stays one field of one line and does nothing to a terminal.
 pub(super) fn clean(text: &str) -> String {
-    text.replace(['\t', '\n', '\r'], " ")
+    crate::text::printable(text).into_owned()
 }
 
 #[cfg(test)]

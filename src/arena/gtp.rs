@@ -238,9 +238,23 @@ impl EngineProcess {
             Some(path) => Some(open_log(path).map_err(spawn_error)?),
             None => None,
         };
-        let mut command = Command::new(&launch.program);
+        let mut command = match super::reaper::supervised(&launch.program, &launch.args) {
+            Some((shim, words)) => {
+                // The supervisor starts the program itself: one it could not find is
+                // still refused here, as a program that cannot be started.
+                find_program(&launch.program, launch.working_dir.as_deref())
+                    .map_err(spawn_error)?;
+                let mut command = Command::new(shim);
+                command.args(words);
+                command
+            }
+            None => {
+                let mut command = Command::new(&launch.program);
+                command.args(&launch.args);
+                command
+            }
+        };
         command
-            .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if log.is_some() {
@@ -428,7 +442,12 @@ impl EngineProcess {
                 }
             }
             let text = String::from_utf8_lossy(&bytes);
-            let text = text.trim_end_matches(['\n', '\r']);
+            // GTP's whitespace (a tab after the id) is a space; any other control
+            // character is shown escaped from here on (in the move the referee judges, an
+            // error's reason, the terminal, every file), so a bot's ESC or CR reaches
+            // neither a terminal nor a line of a file raw.
+            let text = text.trim_end_matches(['\n', '\r']).replace('\t', " ");
+            let text = crate::text::printable(&text).into_owned();
             if text.is_empty() {
                 if lines.is_empty() {
                     continue;
@@ -438,13 +457,13 @@ impl EngineProcess {
             if lines.is_empty() && !(text.starts_with('=') || text.starts_with('?')) {
                 return Err(garbage(format!(
                     "expected '={id}' or '?{id}', got '{}'",
-                    crate::text::shorten_to(text, 80)
+                    crate::text::shorten_to(&text, 80)
                 )));
             }
             if lines.len() >= MAX_RESPONSE_LINES {
                 return Err(garbage(format!("more than {MAX_RESPONSE_LINES} lines")));
             }
-            lines.push(text.to_owned());
+            lines.push(text);
         }
     }
 
@@ -542,7 +561,7 @@ async fn drain_stderr(mut stderr: ChildStderr, mut log: std::fs::File, label: St
         let kept = read.min(room);
         // Small writes to a local file: done in place rather than on a blocking thread.
         if writable && kept > 0 {
-            writable = log.write_all(&buffer[..kept]).is_ok();
+            writable = log.write_all(&log_bytes(&buffer[..kept])).is_ok();
             written += kept as u64;
             last_byte = buffer[kept - 1];
         }
@@ -555,6 +574,56 @@ async fn drain_stderr(mut stderr: ChildStderr, mut log: std::fs::File, label: St
             writable = log.write_all(note.as_bytes()).is_ok();
         }
     }
+}
+
+/// Whether `program` can be started: a path (relative to `dir` when given) to an executable
+/// file, or a name found on `PATH`; else the error starting it would give.
+fn find_program(program: &Path, dir: Option<&Path>) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if program.components().count() > 1 || program.is_absolute() {
+        let path = match dir {
+            Some(dir) if program.is_relative() => dir.join(program),
+            _ => program.to_owned(),
+        };
+        if path.exists() && !executable(&path) {
+            // EACCES, as exec would answer.
+            return Err(std::io::Error::from_raw_os_error(13));
+        }
+        executable(&path)
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|folder| executable(&folder.join(program)))
+        })
+    };
+    if found {
+        Ok(())
+    } else {
+        // ENOENT, as exec would answer.
+        Err(std::io::Error::from_raw_os_error(2))
+    }
+}
+
+/// An engine's stderr as its log keeps it: lines and tabs as they were, every other ASCII
+/// control character (an ESC, a CR, a NUL) shown escaped as `\x1b`, so that showing the log
+/// in a terminal shows what the engine wrote and does nothing else. (Bytes, not text: a
+/// read may end inside a character.)
+fn log_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let raw = |b: &u8| b.is_ascii_control() && *b != b'\n' && *b != b'\t';
+    if !bytes.iter().any(raw) {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut kept = Vec::with_capacity(bytes.len() + 16);
+    for b in bytes {
+        if raw(b) {
+            kept.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+        } else {
+            kept.push(*b);
+        }
+    }
+    std::borrow::Cow::Owned(kept)
 }
 
 fn open_log(path: &Path) -> std::io::Result<std::fs::File> {

@@ -97,9 +97,24 @@ async fn interrupted(installed: impl FnOnce()) -> &'static str {
     }
 }
 
+/// Held by whichever end of the run comes first: a signal's ([`stop_after`]) or the normal
+/// one ([`ending`]). Killing the engines lets the games end, and the run could otherwise
+/// end normally (exit 0) while the signal's end still ends the strays.
+static ENDING: Mutex<()> = Mutex::new(());
+
+/// The run's normal end: from here a signal no longer ends it (it waits for the exit).
+pub fn ending() -> MutexGuard<'static, ()> {
+    ENDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Ends the run after a signal: kills the engines' groups, says so on stderr and exits.
 pub fn stop_after(signal: &str) -> ! {
+    let _ending = ending();
     let engines = kill_live_groups();
+    // What escaped the groups (setsid) came to us, a subreaper, as its parents died.
+    super::reaper::end_strays(false, super::reaper::GRACE);
     eprintln!(
         "hamle: {signal}: stopped, {engines} engine process group(s) killed; the games saved so far stay, --resume plays the rest"
     );

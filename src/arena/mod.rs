@@ -20,6 +20,7 @@ pub mod match_play;
 pub mod options;
 pub mod progress;
 pub mod rating;
+pub mod reaper;
 pub mod regress;
 pub mod report;
 pub mod shard;

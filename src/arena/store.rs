@@ -517,7 +517,7 @@ mod tests {
             thinking: [None; 2],
         };
         let back = GameResult::from_line(&result.to_line()).expect("parses");
-        assert_eq!(back.reason, "timeout of b: no answer");
+        assert_eq!(back.reason, "timeout of b:\\tno answer");
         assert_eq!(back.game, 3);
         assert_eq!(back.winner, Winner::First);
         assert!(GameResult::from_line("game=1\tfirst=a").is_err());

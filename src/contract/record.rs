@@ -1,9 +1,13 @@
 //! Tag lines of the text records (`[Key "value"]`, as PGN writes them): the one writer
 //! and reader every game's records and the arena's PGN export share.
 
-/// Escapes a tag value: backslashes and double quotes get a backslash.
+/// Escapes a tag value: backslashes and double quotes get a backslash; a control character
+/// (a line break, an ESC from a bot's answer) is shown escaped ([`crate::text::printable`]),
+/// so that a value stays on its line and does nothing to a terminal showing it.
 pub fn quote(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    crate::text::printable(value)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 /// `[Key "value"]` lines, one a tag, each ending in a newline.

@@ -11,6 +11,10 @@ pub struct Replayed<R = Box<dyn Referee>> {
     pub referee: R,
     /// The result the record states (`*` when it has none).
     pub result: String,
+    /// The record's comment as the arena wrote it (`hamle match game 3 (pair 2), seed …`;
+    /// empty when it has none): `--resume` checks the line's game, seed, move count and
+    /// reason against it.
+    pub comment: String,
 }
 
 impl<R: Referee + 'static> Replayed<R> {
@@ -19,6 +23,7 @@ impl<R: Referee + 'static> Replayed<R> {
         Replayed {
             referee: Box::new(self.referee),
             result: self.result,
+            comment: self.comment,
         }
     }
 }

@@ -68,7 +68,21 @@ pub fn replay_record(text: &str, rules: RuleSet, komi: f32) -> Result<Replayed<G
             game,
         },
         result: record.result.unwrap_or_else(|| "*".to_owned()),
+        comment: root_comment(text),
     })
+}
+
+/// The root's game comment (`GC`), where [`GoReferee`]'s records keep the arena's comment;
+/// empty when there is none.
+fn root_comment(text: &str) -> String {
+    super::sgf::parse_collection(text)
+        .ok()
+        .and_then(|trees| {
+            let tree = trees.into_iter().next()?;
+            let root = tree.main_line().next()?;
+            root.first("GC").map(str::to_owned)
+        })
+        .unwrap_or_default()
 }
 
 impl SeatColors for Color {

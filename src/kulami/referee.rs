@@ -259,6 +259,7 @@ pub fn replay_record(text: &str) -> Result<Replayed<KulamiReferee>, String> {
     Ok(Replayed {
         referee,
         result: tag("Result")?,
+        comment: tag("Comment").unwrap_or_default(),
     })
 }
 

@@ -416,6 +416,7 @@ pub fn replay_record(text: &str) -> Result<Replayed<MangalaReferee>, String> {
     Ok(Replayed {
         referee,
         result: tag("Result")?,
+        comment: tag("Comment").unwrap_or_default(),
     })
 }
 

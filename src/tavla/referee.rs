@@ -346,7 +346,8 @@ impl Referee for TavlaReferee {
         players: [&str; 2],
         comment: &str,
     ) -> (String, &'static str) {
-        let clean = |text: &str| text.replace(['"', '\n', '\r'], "'");
+        // Escaped as every tag value is, so that the comment reads back as it was written.
+        let clean = |text: &str| crate::contract::record::quote(text);
         let mut text = format!(
             "; [Site \"hamle match\"]\n; [Player 1 \"{}\"]\n; [Player 2 \"{}\"]\n; [Crawford \"{}\"]\n; [Cube \"{}\"]\n; [Result \"{}\"]\n; [Comment \"{}\"]\n",
             clean(players[0]),

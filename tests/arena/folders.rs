@@ -334,6 +334,45 @@ fn forge(tsv: &str, line: usize, key: &str, value: &str) -> String {
     lines.join("\n") + "\n"
 }
 
+/// Forged records under true lines: another game's record copied over a game's (its
+/// comment names the other game and seed), and a record whose comment and line both say
+/// `resignation` for a game the move cap ended. Each record is restored after its run.
+fn forged_records_are_refused(dir: &Path, args: &[&str], tsv: &str) {
+    let games = dir.join("m").join("games");
+    let (first, second) = (games.join("0001.sgf"), games.join("0002.sgf"));
+    let kept = std::fs::read_to_string(&second).expect("record");
+    let resume = [args, &["--resume"]].concat();
+    std::fs::copy(&first, &second).expect("copy");
+    let line = 1 + tsv
+        .lines()
+        .position(|l| field(l, "game") == "1")
+        .expect("game 1's line");
+    let seed = field(tsv.lines().nth(line - 1).expect("line"), "seed");
+    refused(
+        &hamle(dir, "match", &resume),
+        &[
+            &format!("results.tsv:{line}:"),
+            &format!(
+                "record games/0002.sgf is not game 1's with seed {seed}: its comment says 'hamle match game 1 (pair 1)"
+            ),
+        ],
+    );
+    std::fs::write(&second, &kept).expect("restore");
+    let relabelled = kept.replace("; move cap", "; resignation");
+    assert_ne!(relabelled, kept, "the comment gives the reason: {kept}");
+    std::fs::write(&second, relabelled).expect("forge");
+    let tsv_path = dir.join("m").join("results.tsv");
+    std::fs::write(&tsv_path, forge(tsv, line, "reason", "resignation")).expect("forge");
+    refused(
+        &hamle(dir, "match", &resume),
+        &[&format!(
+            "results.tsv:{line}: result=0 is not a result of this game ended by 'resignation'"
+        )],
+    );
+    std::fs::write(&second, &kept).expect("restore");
+    std::fs::write(&tsv_path, tsv).expect("restore");
+}
+
 #[test]
 fn forged_results_lines_are_refused_on_resume_naming_the_line() {
     let dir = scratch("folders", "forged");
@@ -397,6 +436,24 @@ fn forged_results_lines_are_refused_on_resume_naming_the_line() {
             "../../evil.sgf",
             "record '../../evil.sgf' is not game".to_owned(),
         ),
+        // A move count and a reason the record does not have.
+        ("moves", "2", "moves=2, but record games/".to_owned()),
+        (
+            "reason",
+            "resignation",
+            "reason=resignation, but record games/".to_owned(),
+        ),
+        // A control character in a field, NUL included: never one our writer wrote.
+        (
+            "reason",
+            "move\0cap",
+            "field 'reason=move\\0cap' holds the control character '\\0'".to_owned(),
+        ),
+        (
+            "first",
+            "alpha\u{1b}[2J",
+            "holds the control character '\\u{1b}'".to_owned(),
+        ),
     ];
     // Each run writes its pid into the lock file: all but that must stay as it was.
     let unlocked = |dir: &Path| {
@@ -417,6 +474,7 @@ fn forged_results_lines_are_refused_on_resume_naming_the_line() {
         );
     }
     std::fs::write(&tsv_path, &original).expect("restore");
+    forged_records_are_refused(&dir, &args, &original);
     assert_eq!(unlocked(&out), before, "nothing else written either");
     let resumed = hamle(&dir, "match", &[&args[..], &["--resume"]].concat());
     assert!(

@@ -287,6 +287,7 @@ fn abalone_matches_replay_and_repeat() {
         let hamle::contract::Replayed {
             referee: replayed,
             result: stated,
+            ..
         } = hamle::abalone::referee::replay_record(&text).expect("replays legally");
         assert_eq!(stated, result.result);
         use hamle::contract::Referee;

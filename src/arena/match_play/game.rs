@@ -118,6 +118,9 @@ fn game_result(
     spent: Spent,
 ) -> (GameResult, String) {
     let Verdict { outcome, reason } = verdict;
+    // A bot's words in it (an error answer) are shown escaped, the same in the line, the
+    // record's comment and every page, so that `--resume` can compare them.
+    let reason = crate::text::printable(&reason).into_owned();
     let used = spent.used;
     let (result_text, winner) = match &outcome {
         Some(outcome) => (
@@ -146,11 +149,10 @@ fn game_result(
     } else {
         String::new()
     };
+    let moves = referee.moves_played();
     let comment = format!(
-        "hamle match game {} (pair {}), seed {seed} (match seed {}); {reason}{clock}{opening}{}",
-        index + 1,
-        index / 2 + 1,
-        settings.seed,
+        "{}; {reason}{clock}{opening}{}",
+        comment_head(index, seed, settings.seed, moves),
         settings.opening_note(index)
     );
     let (record, extension) = referee.record(
@@ -167,11 +169,21 @@ fn game_result(
         result: result_text,
         winner,
         reason,
-        moves: referee.moves_played(),
+        moves,
         record: format!("{:04}.{extension}", index + 1),
         thinking: spent.thinking.map(Some),
     };
     (result, record)
+}
+
+/// How a game's record comment starts: the game (from 1), its pair, its seed and the
+/// match's, and its move count as `results.tsv` has it, which `--resume` checks.
+pub(super) fn comment_head(index: usize, seed: u64, match_seed: u64, moves: usize) -> String {
+    format!(
+        "hamle match game {} (pair {}), seed {seed} (match seed {match_seed}), {moves} moves",
+        index + 1,
+        index / 2 + 1
+    )
 }
 
 /// One attempt at a game with the worker's kept engines (reset for this game) or fresh

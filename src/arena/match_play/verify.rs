@@ -1,13 +1,17 @@
 //! What `--resume` checks in every line of `results.tsv` before it takes the game as played:
-//! the game number in range, the seats and the seed the settings give that game, the
-//! record's name, and the record itself, replayed under the rules, agreeing with the
-//! line's result and winner. (Not with its move count: a game may count decisions its
-//! record does not keep, as Tavla's cube actions, so the count is information only.) A line that passes is one this match could have
-//! written; any other is refused (the store names its line), so that no forged or damaged
-//! line reaches the standings, the SPRT or the PGN.
+//! no control character in any field (the reader's), the game number in range, the seats
+//! and the seed the settings give that game, the record's name, and the record itself: its
+//! comment naming this game, its seed, the line's move count and reason; its moves replayed
+//! under the rules, no more than the line counts (a game may count decisions its record
+//! does not keep, as Tavla's `no_double`s) and ending in the line's result, one that the
+//! line's reason allows (a resignation is a loss by resignation, `score` the rules' own
+//! end, `move cap` the count at the cap), with its winner. A line that passes is one this
+//! match could have written; any other is refused (the store names its line), so that no
+//! forged or damaged line reaches the standings, the SPRT or the PGN.
 
 use std::path::Path;
 
+use super::game::comment_head;
 use super::settings::MatchSettings;
 use crate::arena::store::{GAMES_DIR, GameResult, Winner};
 use crate::contract::{LossKind, Outcome, Referee, Seat};
@@ -85,7 +89,15 @@ fn check_record(settings: &MatchSettings, path: &Path, result: &GameResult) -> R
         .game
         .replay_record(&text)
         .map_err(|why| format!("record {shown} does not replay: {why}"))?;
+    check_comment(settings, &shown, &replayed.comment, result)?;
     let referee = replayed.referee.as_ref();
+    if referee.moves_played() > result.moves {
+        return Err(format!(
+            "moves={}, but record {shown} holds {} moves",
+            result.moves,
+            referee.moves_played()
+        ));
+    }
     if result.winner == Winner::Void {
         return Ok(());
     }
@@ -95,7 +107,7 @@ fn check_record(settings: &MatchSettings, path: &Path, result: &GameResult) -> R
             result.result, replayed.result
         ));
     }
-    let outcomes = possible_outcomes(referee);
+    let outcomes = possible_outcomes(referee, &result.reason);
     let matching: Vec<&Outcome> = outcomes
         .iter()
         .filter(|outcome| outcome.result == result.result)
@@ -108,8 +120,9 @@ fn check_record(settings: &MatchSettings, path: &Path, result: &GameResult) -> R
             }
         }
         return Err(format!(
-            "result={} is not a result of this game: its record's position allows {} (or void)",
+            "result={} is not a result of this game ended by '{}': its record's position allows {}",
             result.result,
+            crate::text::shorten(&result.reason),
             known.join(", ")
         ));
     }
@@ -131,17 +144,63 @@ fn check_record(settings: &MatchSettings, path: &Path, result: &GameResult) -> R
     Ok(())
 }
 
-/// Every result the game could have ended with after the record's moves: counted by its
-/// rules (a natural end or the move cap) or lost outside the board by either seat.
-fn possible_outcomes(referee: &dyn Referee) -> Vec<Outcome> {
-    let mut outcomes: Vec<Outcome> = referee.natural_end().into_iter().collect();
-    outcomes.push(referee.adjudicate());
-    for seat in [Seat::First, Seat::Second] {
-        for how in [LossKind::Resignation, LossKind::Forfeit, LossKind::Time] {
-            outcomes.push(referee.loss_of(seat, how));
-        }
+/// The record's comment is the one the arena wrote for this game: its number, pair and
+/// seed, the line's move count, then the line's reason (and what the arena adds after it:
+/// the clock, the opening). A record copied from another game names that game.
+fn check_comment(
+    settings: &MatchSettings,
+    shown: &str,
+    comment: &str,
+    result: &GameResult,
+) -> Result<(), String> {
+    let said = || crate::text::shorten_to(comment, 120);
+    let head = comment_head(result.game, result.seed, settings.seed, result.moves);
+    let (game_part, _) = head.rsplit_once(", ").unwrap_or((&head, ""));
+    if !comment.starts_with(&format!("{game_part}, ")) {
+        return Err(format!(
+            "record {shown} is not game {}'s with seed {}: its comment says '{}'",
+            result.game,
+            result.seed,
+            said()
+        ));
     }
-    outcomes
+    if !comment.starts_with(&format!("{head}; ")) {
+        return Err(format!(
+            "moves={}, but record {shown} says '{}'",
+            result.moves,
+            said()
+        ));
+    }
+    let told = &comment[head.len() + 2..];
+    let reason = result.reason.as_str();
+    if told != reason && !told.starts_with(&format!("{reason}; ")) {
+        return Err(format!(
+            "reason={}, but record {shown} says '{}'",
+            crate::text::shorten(reason),
+            said()
+        ));
+    }
+    Ok(())
+}
+
+/// Every result the game could have ended with after the record's moves for the line's
+/// `reason`: counted by its rules (`score`), at the move cap (`move cap`), a resignation
+/// (or the arena's adjudication, which resigns for the trailing seat), a forfeit for an
+/// illegal move or an engine's failure, a loss on time, each by either seat.
+fn possible_outcomes(referee: &dyn Referee, reason: &str) -> Vec<Outcome> {
+    let losses = |how: LossKind| [Seat::First, Seat::Second].map(|seat| referee.loss_of(seat, how));
+    if reason.starts_with("score") {
+        referee.natural_end().into_iter().collect()
+    } else if reason.starts_with("move cap") {
+        vec![referee.adjudicate()]
+    } else if reason.starts_with("resignation") || reason.starts_with("adjudicated:") {
+        losses(LossKind::Resignation).into()
+    } else if reason.starts_with("loss on time by ") {
+        losses(LossKind::Time).into()
+    } else {
+        // An illegal move or an engine's failure (a crash, a timeout, garbage, …).
+        losses(LossKind::Forfeit).into()
+    }
 }
 
 /// A record file read whole: a regular file of sane size.

@@ -9,6 +9,7 @@
 
 pub mod cli;
 mod folder;
+mod frames;
 mod page;
 
 use std::io::Read;

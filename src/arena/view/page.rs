@@ -1,7 +1,9 @@
 //! One game's page: the header (players, time used, result and why the game ended), every
-//! position as a `<figure>` holding its SVG (all hidden but one), the controls, the move
-//! list, and the script (`viewer.js`) and style (`viewer.css`) inline, so the page is one
-//! file that asks for nothing.
+//! position as an empty `<figure>` (all hidden but one), the controls, the move list, the
+//! boards' SVG written compactly (`frames`: each distinct part once, each board as the
+//! edits from the one before), and the script (`viewer.js`, which draws every board into
+//! its figure) and style (`viewer.css`) inline, so the page is one file that asks for
+//! nothing.
 
 use std::fmt::Write;
 
@@ -49,22 +51,33 @@ fn reason_of_result(result: &str) -> Option<&'static str> {
     }
 }
 
-/// The words under the board of frame `index`.
+/// The words under the board of frame `index`: `Move 7 of 40: ` (but at the start), its
+/// [`status_tail`], and the result after the last move. The page's script writes them
+/// the same way.
 fn status_of(view: &GameView, index: usize, result_line: &str) -> String {
+    let total = view.frames.len().saturating_sub(1);
+    let mut status = match &view.frames[index].mv {
+        None => String::new(),
+        Some(_) => format!("Move {index} of {total}: "),
+    };
+    status.push_str(&status_tail(view, index));
+    if index == total {
+        let _ = write!(status, ". {result_line}");
+    }
+    status
+}
+
+/// What the status of frame `index` says of it: its mover, its move and its note
+/// (`North N2 (set 1)`), or at the start `Start (of 40 moves)`.
+fn status_tail(view: &GameView, index: usize) -> String {
     let total = view.frames.len().saturating_sub(1);
     let frame = &view.frames[index];
     let mut status = match &frame.mv {
         None => format!("Start (of {total} moves)"),
-        Some(mv) => {
-            let mover = frame.mover.as_deref().unwrap_or("");
-            format!("Move {index} of {total}: {mover} {mv}")
-        }
+        Some(mv) => format!("{} {mv}", frame.mover.as_deref().unwrap_or("")),
     };
     if !frame.note.is_empty() {
         let _ = write!(status, " ({})", frame.note);
-    }
-    if index == total {
-        let _ = write!(status, ". {result_line}");
     }
     status
 }
@@ -106,9 +119,7 @@ pub fn game_page(view: &GameView, links: &PageLinks) -> String {
         Some(reason) => format!("Result: {} ({reason})", header.result),
         None => format!("Result: {}", header.result),
     };
-    // Room for every board at once: a fast match writes pages of hundreds of boards.
-    let boards: usize = view.frames.iter().map(|frame| frame.svg.len() + 256).sum();
-    let mut page = String::with_capacity(boards + 16 * 1024);
+    let mut page = String::with_capacity(64 * 1024);
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body data-game=\"{}\">\n",
@@ -143,7 +154,15 @@ pub fn game_page(view: &GameView, links: &PageLinks) -> String {
     }
     write_viewer(&mut page, view, &result_line);
     write_settings(&mut page, view);
-    let _ = write!(page, "<script>\n{SCRIPT}</script>\n</body>\n</html>\n");
+    let svgs: Vec<&str> = view.frames.iter().map(|frame| frame.svg.as_str()).collect();
+    let status: Vec<String> = (0..view.frames.len())
+        .map(|index| status_tail(view, index))
+        .collect();
+    let _ = write!(
+        page,
+        "<script type=\"application/json\" id=\"boards\">{}</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n",
+        super::frames::encode(&svgs, &status)
+    );
     page
 }
 
@@ -180,20 +199,18 @@ fn write_viewer(page: &mut String, view: &GameView, result_line: &str) {
     }
     let last = view.frames.len().saturating_sub(1);
     let printed = printed_frames(view.frames.len());
-    for (index, frame) in view.frames.iter().enumerate() {
+    for index in 0..view.frames.len() {
         let range = printed.iter().find(|(_, to)| *to == index);
         let class = if range.is_some() {
             "frame print"
         } else {
             "frame"
         };
+        // Empty: the script draws every board (`frames`).
         let hidden = if index == last { "" } else { " hidden" };
-        let status = status_of(view, index, result_line);
         let _ = write!(
             page,
-            "<figure class=\"{class}\" id=\"f{index}\" data-move=\"{index}\" data-status=\"{}\"{hidden}>{}",
-            escape(&status),
-            frame.svg
+            "<figure class=\"{class}\" data-move=\"{index}\"{hidden}>"
         );
         if let Some((from, to)) = range {
             let moves: Vec<String> = view.frames[*from..=*to]

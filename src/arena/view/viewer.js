@@ -8,9 +8,65 @@
     return;
   }
   var items = document.querySelectorAll("#moves li");
+  var said = [];
   var status = document.getElementById("status");
   var last = frames.length - 1;
   var current = last;
+  draw();
+
+  // Draws every board into its figure from the page's data: the distinct parts of the
+  // boards' SVG, the first board's parts, and for each later board the edits from the one
+  // before (where, how many parts removed, how many added, the added parts).
+  function draw() {
+    var data = document.getElementById("boards");
+    if (!data) {
+      return;
+    }
+    data = JSON.parse(data.textContent);
+    said = data.status;
+    var parts = [];
+    for (var w = 0; w < data.parts.length; w++) {
+      var words = [];
+      for (var k = 0; k < data.parts[w].length; k++) {
+        words.push(data.words[data.parts[w][k]]);
+      }
+      parts.push(words.join(" "));
+    }
+    var list = data.first.slice();
+    for (var i = 0; i < frames.length; i++) {
+      if (i > 0) {
+        edit(list, data.edits[i - 1] || []);
+      }
+      if (!frames[i].querySelector("svg")) {
+        var svg = "";
+        for (var p = 0; p < list.length; p++) {
+          svg += parts[list[p]];
+        }
+        frames[i].insertAdjacentHTML("afterbegin", svg);
+      }
+    }
+  }
+
+  // The edits apply last first, so that each one's place is still a place in the old list.
+  function edit(list, flat) {
+    var edits = [];
+    for (var i = 0; i < flat.length; i += 3 + flat[i + 2]) {
+      edits.push([flat[i], flat[i + 1]].concat(flat.slice(i + 3, i + 3 + flat[i + 2])));
+    }
+    for (var e = edits.length - 1; e >= 0; e--) {
+      Array.prototype.splice.apply(list, edits[e]);
+    }
+  }
+
+  // As the page writes it: "Move 7 of 40: " (but at the start), what the data says of the
+  // board, and the result after the last move.
+  function statusOf(n) {
+    var text = (n > 0 ? "Move " + n + " of " + last + ": " : "") + (said[n] || "");
+    if (n === last) {
+      text += ". " + document.getElementById("result").textContent;
+    }
+    return text;
+  }
 
   function show(n) {
     n = Math.max(0, Math.min(last, n));
@@ -31,7 +87,7 @@
         items[j].removeAttribute("aria-current");
       }
     }
-    status.textContent = frames[n].getAttribute("data-status");
+    status.textContent = statusOf(n);
     document.body.setAttribute("data-move", String(n));
     current = n;
   }

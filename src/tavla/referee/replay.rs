@@ -76,6 +76,7 @@ pub fn replay_record(text: &str) -> Result<Replayed<TavlaReferee>, String> {
     Ok(Replayed {
         referee: replay.referee,
         result,
+        comment: tag("Comment").unwrap_or_default(),
     })
 }
 

@@ -59,6 +59,10 @@ pub struct GoArgs {
     /// lines, 4 on the others.
     #[arg(long, value_parser = learned_prior_visits, allow_negative_numbers = true)]
     pub learned_prior: Option<f32>,
+    /// The network whose policy is the prior of new tree moves: `off` (the default: the
+    /// classical engine), `builtin`, or a weights file written by `train-net`.
+    #[arg(long, default_value = "off", value_parser = net_choice)]
+    pub net: NetChoice,
     /// The learned prior's weights file (from `learn-patterns`) instead of the built-in
     /// ones (learned on 13×13 for boards of 12 to 15 lines, on 9×9 for the others).
     #[arg(long)]
@@ -227,6 +231,15 @@ fn learn(args: LearnArgs) -> io::Result<()> {
     Ok(())
 }
 
+/// `--net`: the net chosen, loaded while the command line is read (a bad file is a usage
+/// error: exit 2, nothing played).
+#[derive(Clone, Debug)]
+pub struct NetChoice(Option<Box<net::Net>>);
+
+fn net_choice(text: &str) -> Result<NetChoice, String> {
+    net::parse_choice(text).map(|net| NetChoice(net.map(Box::new)))
+}
+
 /// `--lr`: above 0 and at most 1.
 fn positive_rate(text: &str) -> Result<f32, String> {
     text.trim()
@@ -361,6 +374,9 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         Some(GoTool::LearnPatterns(learn_args)) => return learn(learn_args),
         Some(GoTool::TrainNet(train_args)) => return train_net(train_args),
         None => {}
+    }
+    if let Some(chosen) = args.net.0 {
+        net::install(*chosen);
     }
     player::set_learned_prior(args.learned_prior, args.gammas.as_deref())
         .map_err(io::Error::other)?;

@@ -5,6 +5,7 @@
 //! Everything is seen from the side to move ("own" and "opponent"), so one net plays both
 //! colours. Planes are laid out `[plane][row * size + col]` for a board of `size` lines.
 
+use crate::go::board::{Board, Point};
 use crate::go::color::Color;
 use crate::go::game::Game;
 use crate::go::notation::{MoveVertex, Vertex};
@@ -47,6 +48,24 @@ impl Snapshot {
     /// The position of `game` with its side to move.
     pub fn of_game(game: &Game) -> Snapshot {
         let board = game.board();
+        let mut recent = [None; HISTORY];
+        let moves: Vec<(Color, MoveVertex)> = game.moves().collect();
+        for (slot, (_, mv)) in recent.iter_mut().zip(moves.iter().rev()) {
+            if let MoveVertex::Play(v) = mv {
+                *slot = Some(board.point(*v));
+            }
+        }
+        Snapshot::of_board(board, game.to_move(), game.komi(), &recent)
+    }
+
+    /// The position on `board` with `to_move` to play: `recent` holds the last moves, the
+    /// latest first (`None` for a pass), as many as the caller knows (up to [`HISTORY`]).
+    pub fn of_board(
+        board: &Board,
+        to_move: Color,
+        komi: f32,
+        recent: &[Option<Point>],
+    ) -> Snapshot {
         let size = board.size();
         let mut cells = vec![0u8; size * size];
         for p in board.points() {
@@ -56,22 +75,20 @@ impl Snapshot {
                 cells[index_of(board.vertex(p), size) as usize] = base + libs;
             }
         }
-        let to_move = game.to_move();
-        let ko = match game.ko() {
-            Some((color, v)) if color == to_move => index_of(v, size),
+        let ko = match board.ko() {
+            Some((_, p)) if board.is_ko_banned(to_move, p) => index_of(board.vertex(p), size),
             _ => NO_POINT,
         };
         let mut last = [NO_POINT; HISTORY];
-        let moves: Vec<(Color, MoveVertex)> = game.moves().collect();
-        for (slot, (_, mv)) in last.iter_mut().zip(moves.iter().rev()) {
-            if let MoveVertex::Play(v) = mv {
-                *slot = index_of(*v, size);
+        for (slot, p) in last.iter_mut().zip(recent) {
+            if let Some(p) = p {
+                *slot = index_of(board.vertex(*p), size);
             }
         }
         Snapshot {
             size: size as u8,
             to_move,
-            komi: game.komi(),
+            komi,
             cells,
             ko,
             last,

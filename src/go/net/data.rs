@@ -196,8 +196,15 @@ pub fn read_labels(
             Ok(cut) => {
                 report.games += 1;
                 report.held_out_games += usize::from(held);
-                report.illegal += usize::from(cut);
                 report.positions += into.len() - before;
+                if let Some(refused) = cut {
+                    report.illegal += 1;
+                    if report.problems.len() < QUOTED_PROBLEMS {
+                        report
+                            .problems
+                            .push(format!("{}:{number}: {refused}", path.display()));
+                    }
+                }
             }
             Err(what) => {
                 into.truncate(before);
@@ -235,9 +242,9 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<O
     }
 }
 
-/// Replays one game, adding an example a labelled position; `Ok(true)` when a refused move
-/// cut it short, `Err` for a line that says something impossible.
-fn replay(game: &GameLine, into: &mut Vec<Example>) -> Result<bool, String> {
+/// Replays one game, adding an example a labelled position; `Ok(Some(why))` when a refused
+/// move cut it short, `Err` for a line that says something impossible.
+fn replay(game: &GameLine, into: &mut Vec<Example>) -> Result<Option<String>, String> {
     let size = game.size;
     if !(5..=19).contains(&size) {
         return Err(format!("board size {size} (5 to 19 are read)"));
@@ -259,12 +266,15 @@ fn replay(game: &GameLine, into: &mut Vec<Example>) -> Result<bool, String> {
             .map_err(|e| format!("move {}: {e} '{text}'", i + 1))?;
         into.push(example(&board, label, size).map_err(|e| format!("label {}: {e}", i + 1))?);
         let color = board.to_move();
-        if board.play(color, mv).is_err() {
+        if let Err(refused) = board.play(color, mv) {
             // The position before the refused move stays: its label is still the teacher's.
-            return Ok(true);
+            return Ok(Some(format!(
+                "move {} {text} refused ({refused}): game cut there",
+                i + 1
+            )));
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 fn example(game: &Game, label: &LabelLine, size: usize) -> Result<Example, String> {

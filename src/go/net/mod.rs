@@ -70,6 +70,14 @@ mod tests {
     use crate::go::game::Game;
     use crate::go::rules::RuleSet;
 
+    /// (likeliest move's index, its probability, the value) on the empty 9×9 board (Black
+    /// to move, komi 7), after E5 and after E5 C5.
+    const PINNED: [(usize, f32, f32); 3] = [
+        (40, 0.23698, 0.54264), // E5
+        (42, 0.44257, 0.56255), // G5
+        (21, 0.24152, 0.56376), // D3
+    ];
+
     #[test]
     fn the_builtin_net_loads_and_judges_the_empty_board() {
         let net = builtin().expect("the built-in weights read");
@@ -79,6 +87,34 @@ mod tests {
             assert_eq!(eval.policy.len(), size * size + 1);
             assert!((eval.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
             assert!((0.0..=1.0).contains(&eval.value));
+        }
+    }
+
+    /// The shipped weights' judgement of fixed positions, pinned to a tolerance (floating
+    /// point differs between CPUs): a change here means the built-in net changed.
+    #[test]
+    fn the_builtin_net_judges_fixed_positions_as_pinned() {
+        let net = builtin().expect("the built-in weights read");
+        let mut game = Game::new(9, RuleSet::Chinese.rules()).expect("a board");
+        game.set_komi(7.0);
+        let mut seen = Vec::new();
+        for mv in ["E5", "C5", "D4"] {
+            let eval = evaluate(&net, &Snapshot::of_game(&game));
+            let best = (0..eval.policy.len())
+                .max_by(|&a, &b| eval.policy[a].total_cmp(&eval.policy[b]))
+                .expect("moves");
+            seen.push((best, eval.policy[best], eval.value));
+            let v = crate::go::notation::MoveVertex::parse_on(mv, 9).expect("a move");
+            let color = game.to_move();
+            game.play(color, v).expect("legal");
+        }
+        let pinned = PINNED;
+        for ((best, p, value), (pin_best, pin_p, pin_value)) in seen.iter().zip(pinned) {
+            assert_eq!(*best, pin_best, "{seen:?}");
+            assert!(
+                (p - pin_p).abs() < 1e-3 && (value - pin_value).abs() < 1e-3,
+                "{seen:?}"
+            );
         }
     }
 

@@ -496,6 +496,10 @@ mod tests {
             report.problems[0].contains("labels.jsonl.gz:7: not a game's JSON"),
             "{report}"
         );
+        assert!(
+            report.problems[1].contains("labels.jsonl.gz:8: move 3 E5 refused"),
+            "{report}"
+        );
         // The illegal game keeps its first two positions and the one before the refusal.
         assert_eq!(report.positions, 3 * 4 + 3 * 3 + 3);
         assert_eq!(

@@ -126,9 +126,9 @@ pub fn batch_inputs(examples: &[&Example], syms: &[usize]) -> (Vec<f32>, Vec<Tar
     (planes, targets)
 }
 
-/// The net's losses on `examples` (identity symmetry), in batches of one size.
-pub fn evaluate(net: &Net, examples: &[Example]) -> Losses {
-    let mut total = Losses::default();
+/// The net's losses on `examples` (identity symmetry), in batches of one size: by board
+/// size, then all together.
+pub fn evaluate_by_size(net: &Net, examples: &[Example]) -> (BTreeMap<u8, Losses>, Losses) {
     let mut by_size: BTreeMap<u8, Vec<&Example>> = BTreeMap::new();
     for example in examples {
         by_size
@@ -136,12 +136,32 @@ pub fn evaluate(net: &Net, examples: &[Example]) -> Losses {
             .or_default()
             .push(example);
     }
-    for group in by_size.values() {
+    let mut sizes = BTreeMap::new();
+    let mut total = Losses::default();
+    for (&size, group) in &by_size {
+        let mut losses = Losses::default();
         for chunk in group.chunks(64) {
             let (planes, targets) = batch_inputs(chunk, &vec![0; chunk.len()]);
-            let trace = net.forward(&planes, usize::from(chunk[0].snapshot.size), chunk.len());
-            total.add(&loss_and_gradient(net, &trace, &targets, None));
+            let trace = net.forward(&planes, usize::from(size), chunk.len());
+            losses.add(&loss_and_gradient(net, &trace, &targets, None));
         }
+        total.add(&losses);
+        sizes.insert(size, losses);
+    }
+    (sizes, total)
+}
+
+/// The net's losses on `examples`, all sizes together.
+pub fn evaluate(net: &Net, examples: &[Example]) -> Losses {
+    evaluate_by_size(net, examples).1
+}
+
+/// Prints the held-out measures, all together and by board size; returns the total.
+fn report_held_out(net: &Net, examples: &[Example], heading: &str) -> Losses {
+    let (sizes, total) = evaluate_by_size(net, examples);
+    println!("{heading}: held out {}", describe(&total));
+    for (size, losses) in sizes {
+        println!("  {size}x{size}: {}", describe(&losses));
     }
     total
 }
@@ -378,11 +398,8 @@ pub fn train(
             state.epoch += 1;
             state.batch_in_epoch = 0;
             if verbose {
-                println!(
-                    "epoch {} held out: {}",
-                    state.epoch,
-                    describe(&evaluate(&state.net, &examples.held_out))
-                );
+                let heading = format!("epoch {}", state.epoch);
+                report_held_out(&state.net, &examples.held_out, &heading);
             }
             write_checkpoint(settings, &state)?;
             write_weights(settings, &state.net)?;
@@ -390,17 +407,18 @@ pub fn train(
     }
     write_checkpoint(settings, &state)?;
     write_weights(settings, &state.net)?;
-    let held_out = evaluate(&state.net, &examples.held_out);
-    if verbose {
-        println!(
-            "after {} steps ({} epochs and {} batches; {:.0} s): held out {}",
-            state.step,
-            state.epoch,
-            state.batch_in_epoch,
-            started.elapsed().as_secs_f64(),
-            describe(&held_out)
-        );
-    }
+    let heading = format!(
+        "after {} steps ({} epochs and {} batches; {:.0} s)",
+        state.step,
+        state.epoch,
+        state.batch_in_epoch,
+        started.elapsed().as_secs_f64()
+    );
+    let held_out = if verbose {
+        report_held_out(&state.net, &examples.held_out, &heading)
+    } else {
+        evaluate(&state.net, &examples.held_out)
+    };
     Ok(TrainOutcome {
         losses: curve,
         held_out,

@@ -137,7 +137,42 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             crate::bench::per_second(playouts, time)
         )?;
     }
+    net_speed(out)?;
     crate::bench::write_totals(out, total_nodes, total_time)
+}
+
+/// Evaluations of the built-in net a position, for its speed line.
+const NET_EVALUATIONS: u32 = 50;
+
+/// The built-in net's evaluations a second on one thread, by board size: the price of a
+/// net evaluation beside a playout's (the searches above run without the net, so their
+/// node counts stay the classical engine's).
+fn net_speed(out: &mut impl Write) -> io::Result<()> {
+    let net = crate::go::net::builtin().map_err(io::Error::other)?;
+    let mut per_size: Vec<(usize, u64, Duration)> = Vec::new();
+    for (_, board, to_move) in positions() {
+        let snapshot = crate::go::net::Snapshot::of_board(&board, to_move, 7.0, &[]);
+        let start = Instant::now();
+        for _ in 0..NET_EVALUATIONS {
+            std::hint::black_box(crate::go::net::evaluate(&net, &snapshot));
+        }
+        let count = u64::from(NET_EVALUATIONS);
+        match per_size.iter_mut().find(|(s, _, _)| *s == board.size()) {
+            Some(entry) => {
+                entry.1 += count;
+                entry.2 += start.elapsed();
+            }
+            None => per_size.push((board.size(), count, start.elapsed())),
+        }
+    }
+    for (size, count, time) in per_size {
+        writeln!(
+            out,
+            "{size}x{size}: {} net evaluations/s (built-in net)",
+            crate::bench::per_second(count, time)
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The `hamle go` command line: the GTP engine's settings, and the trainer of the learned
-//! move prior (`hamle go learn-patterns`).
+//! The `hamle go` command line: the GTP engine's settings, the trainer of the learned
+//! move prior (`hamle go learn-patterns`) and the network's (`hamle go train-net`).
 
 use std::io;
 use std::path::PathBuf;
@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::engine::{self, GoEngine, Settings};
+use super::net;
 use super::player;
 use super::rules::RuleSet;
 use crate::protocol;
@@ -58,6 +59,10 @@ pub struct GoArgs {
     /// lines, 4 on the others.
     #[arg(long, value_parser = learned_prior_visits, allow_negative_numbers = true)]
     pub learned_prior: Option<f32>,
+    /// The network whose policy is the prior of new tree moves: `off` (the default: the
+    /// classical engine), `builtin`, or a weights file written by `train-net`.
+    #[arg(long, default_value = "off", value_parser = net_choice)]
+    pub net: NetChoice,
     /// The learned prior's weights file (from `learn-patterns`) instead of the built-in
     /// ones (learned on 13×13 for boards of 12 to 15 lines, on 9×9 for the others).
     #[arg(long)]
@@ -70,6 +75,67 @@ pub enum GoTool {
     /// Fit the learned move prior's gammas (Coulom's minorization-maximization) to SGF
     /// game records and write them as a weights file for `--gammas`.
     LearnPatterns(LearnArgs),
+    /// Train the Go network on positions the teacher net labelled (`.jsonl.gz` files, one
+    /// game a line) and write its weights; resumable from its checkpoint.
+    TrainNet(TrainNetArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TrainNetArgs {
+    /// Labelled games: gzip'd JSON lines (../shared/go-teacher/labels/teacher-*.jsonl.gz).
+    #[arg(required = true)]
+    pub labels: Vec<PathBuf>,
+    /// The weights file to write (at every epoch's end and at the end).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The checkpoint to write (default: the weights file's name with `.ckpt` added).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue the run a checkpoint holds (same settings and data).
+    #[arg(long, value_name = "CHECKPOINT")]
+    pub resume: Option<PathBuf>,
+    /// Residual blocks of the tower (0 to 64).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub blocks: u32,
+    /// Channels of the tower (1 to 512).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=512))]
+    pub channels: u32,
+    /// Hidden units of the value head (1 to 1024).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub value_hidden: u32,
+    /// Seed of the initial weights, the order of positions and their symmetries.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Positions a step (1 to 4096).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub batch: u32,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001, value_parser = positive_rate)]
+    pub lr: f32,
+    /// Decoupled weight decay (AdamW), a step's share of the learning rate.
+    #[arg(long, default_value_t = 0.0001, value_parser = decay_rate)]
+    pub weight_decay: f32,
+    /// Epochs in all (a resumed run counts those done before).
+    #[arg(long, default_value_t = 1)]
+    pub epochs: u64,
+    /// Stop after this many steps in all (a resumed run counts those done before).
+    #[arg(long)]
+    pub max_steps: Option<u64>,
+    /// A checkpoint every this many steps.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_every: u64,
+    /// A progress line every this many steps (0: none).
+    #[arg(long, default_value_t = 100)]
+    pub report_every: u64,
+    /// Read only the first games of each file.
+    #[arg(long, value_name = "GAMES")]
+    pub max_games: Option<usize>,
+    /// Games held out for measurement, a thousand (by a seeded rule on each file's line).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub hold_out_permille: u64,
+    /// The seed of the hold-out rule (kept apart from --seed so that runs share held-out games).
+    #[arg(long, default_value_t = 0)]
+    pub hold_out_seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -165,6 +231,89 @@ fn learn(args: LearnArgs) -> io::Result<()> {
     Ok(())
 }
 
+/// `--net`: the net chosen, loaded while the command line is read (a bad file is a usage
+/// error: exit 2, nothing played).
+#[derive(Clone, Debug)]
+pub struct NetChoice(Option<Box<net::Net>>);
+
+fn net_choice(text: &str) -> Result<NetChoice, String> {
+    net::parse_choice(text).map(|net| NetChoice(net.map(Box::new)))
+}
+
+/// `--lr`: above 0 and at most 1.
+fn positive_rate(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|&r| r > 0.0 && r <= 1.0)
+        .ok_or_else(|| {
+            format!(
+                "expected a rate above 0 and at most 1, got '{}'",
+                shorten(text)
+            )
+        })
+}
+
+/// `--weight-decay`: 0 to 1.
+fn decay_rate(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|&r| (0.0..=1.0).contains(&r))
+        .ok_or_else(|| format!("expected a rate from 0 to 1, got '{}'", shorten(text)))
+}
+
+/// Runs `hamle go train-net`: reads the labels, trains, prints the losses.
+fn train_net(args: TrainNetArgs) -> io::Result<()> {
+    let hold_out = net::data::HoldOut {
+        seed: args.hold_out_seed,
+        permille: args.hold_out_permille,
+    };
+    let mut examples = net::data::Examples::default();
+    let mut report = net::data::ReadReport::default();
+    for path in &args.labels {
+        net::data::read_labels(path, args.max_games, hold_out, &mut examples, &mut report)
+            .map_err(io::Error::other)?;
+    }
+    println!("read {report}");
+    let names: Vec<String> = args
+        .labels
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap_or(p.as_os_str())
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let checkpoint = args.checkpoint.unwrap_or_else(|| {
+        let mut name = args.out.as_os_str().to_owned();
+        name.push(".ckpt");
+        PathBuf::from(name)
+    });
+    let settings = net::train::TrainSettings {
+        shape: net::Shape {
+            blocks: args.blocks as usize,
+            channels: args.channels as usize,
+            value_hidden: args.value_hidden as usize,
+        },
+        seed: args.seed,
+        batch: args.batch as usize,
+        learning_rate: args.lr,
+        weight_decay: args.weight_decay,
+        epochs: args.epochs,
+        max_steps: args.max_steps,
+        out: args.out,
+        checkpoint,
+        checkpoint_every: args.checkpoint_every,
+        resume: args.resume,
+        report_every: args.report_every,
+        data_key: format!("{names:?} {:?} {hold_out:?}", args.max_games),
+    };
+    net::train::train(&examples, &settings, true).map_err(io::Error::other)?;
+    Ok(())
+}
+
 /// `on` or `off`, for switches that default to on.
 fn on_off(text: &str) -> Result<bool, String> {
     match text {
@@ -221,8 +370,13 @@ fn seconds_per_move(text: &str) -> Result<f64, String> {
 
 /// Serves the Go engine on stdin/stdout until `quit` or the end of input.
 pub fn run(args: GoArgs) -> io::Result<()> {
-    if let Some(GoTool::LearnPatterns(learn_args)) = args.tool {
-        return learn(learn_args);
+    match args.tool {
+        Some(GoTool::LearnPatterns(learn_args)) => return learn(learn_args),
+        Some(GoTool::TrainNet(train_args)) => return train_net(train_args),
+        None => {}
+    }
+    if let Some(chosen) = args.net.0 {
+        net::install(*chosen);
     }
     player::set_learned_prior(args.learned_prior, args.gammas.as_deref())
         .map_err(io::Error::other)?;

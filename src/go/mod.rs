@@ -24,6 +24,7 @@ pub mod color;
 pub mod command;
 pub mod engine;
 pub mod game;
+pub mod net;
 pub mod notation;
 pub mod opening;
 pub mod player;

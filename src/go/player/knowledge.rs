@@ -109,6 +109,16 @@ pub(crate) fn learned_prior(params: &Params, share: f32) -> (f32, f32) {
     (visits, visits * share.clamp(0.0, 1.0))
 }
 
+/// The virtual visits of the net's policy prior (`--net`): not yet measured, the learned
+/// prior's value on middle boards.
+pub(crate) const NET_PRIOR_VISITS: f32 = 20.0;
+
+/// Virtual (visits, wins) from the net's policy: `share` is the move's probability over
+/// the most likely move's.
+pub(crate) fn net_prior(share: f32) -> (f32, f32) {
+    (NET_PRIOR_VISITS, NET_PRIOR_VISITS * share.clamp(0.0, 1.0))
+}
+
 /// Virtual (visits, wins) for `color` playing at `p`: captures and escapes good,
 /// self-atari bad, and on open parts of larger boards the first two lines bad and the
 /// third good.

@@ -19,13 +19,15 @@ use std::time::{Duration, Instant};
 
 use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
+use crate::go::net::features::index_of;
+use crate::go::net::{Net, Snapshot};
 use crate::go::rules::KoRule;
 
 use super::adaptive::{self, Budget};
 use super::arena::{Arena, Children, Node, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
 use super::gammas::Gammas;
-use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, pass_prior};
+use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, net_prior, pass_prior};
 use super::params::Params;
 use super::playout::{Amaf, Playout, Scorer, Turn};
 
@@ -451,6 +453,28 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// Gives the children being made ([`Tree::made`]) the net's policy as a prior: each
+    /// move its probability over the most likely one's, as the learned prior does with
+    /// gammas (`knowledge::net_prior`). The net sees the last two moves (`recent`), as the
+    /// gammas do; it was trained with five, the others are left empty.
+    fn add_net_priors(&mut self, net: &Net, color: Color, recent: [Option<Point>; 2]) {
+        let snapshot = Snapshot::of_board(&self.board, color, self.ctx.komi, &recent);
+        let eval = crate::go::net::evaluate(net, &snapshot);
+        let size = self.board.size();
+        let prob =
+            |board: &Board, p: Point| eval.policy[usize::from(index_of(board.vertex(p), size))];
+        let best = (self.made.iter())
+            .filter_map(|&(mv, _, _)| mv.map(|p| prob(&self.board, p)))
+            .fold(f32::MIN_POSITIVE, f32::max);
+        for made in &mut self.made {
+            if let Some(p) = made.0 {
+                let (visits, wins) = net_prior(prob(&self.board, p) / best);
+                made.1 += visits;
+                made.2 += wins;
+            }
+        }
+    }
+
     /// Test access to expansion: walks `line` from the root (each move must be a child
     /// of the node before, passes included, the side to move alternating), expanding
     /// every node on the way whatever its visits, and returns the moves of the last
@@ -512,6 +536,9 @@ impl<'a> Tree<'a> {
             }
         } else {
             self.make_children(color, last, before_last);
+        }
+        if let Some(net) = crate::go::net::active() {
+            self.add_net_priors(net, color, [last, before_last]);
         }
         let count = self.made.len();
         let Some(first) = self.arena.alloc(count) else {

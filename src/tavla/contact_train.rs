@@ -1,6 +1,7 @@
 //! Supervised training of the main net on lookahead labels from our own engine
 //! (`hamle tavla train --contact`): wildbg's method, with a full-width search of the dice in
-//! place of rollouts. gnubg is never the teacher.
+//! place of rollouts. Labels by a teacher outside hamle (gnubg-nn, `teacher.rs`) come in as
+//! label files and are fitted the same way ([`train_on_labels`]).
 //!
 //! 1. Harvest: the nets play themselves at 0-ply (each game's dice seeded by the seed and the
 //!    game's number); now and then a side plays one of its three best plays at random

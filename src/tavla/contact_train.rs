@@ -1,6 +1,7 @@
 //! Supervised training of the main net on lookahead labels from our own engine
 //! (`hamle tavla train --contact`): wildbg's method, with a full-width search of the dice in
-//! place of rollouts. gnubg is never the teacher.
+//! place of rollouts. Labels by a teacher outside hamle (gnubg-nn, `teacher.rs`) come in as
+//! label files and are fitted the same way ([`train_on_labels`]).
 //!
 //! 1. Harvest: the nets play themselves at 0-ply (each game's dice seeded by the seed and the
 //!    game's number); now and then a side plays one of its three best plays at random
@@ -237,10 +238,8 @@ pub fn label_into(
     options: &LabelOptions,
     mut progress: impl FnMut(usize),
 ) -> io::Result<usize> {
-    let Harvest { threads, seed, .. } = options.harvest;
-    let mut positions = positions;
-    positions.shuffle(&mut ChaCha20Rng::seed_from_u64(seed ^ SHUFFLE_SALT));
-    positions.truncate(options.limit);
+    let threads = options.harvest.threads;
+    let positions = sample(positions, options.harvest.seed, options.limit);
     let part = LABEL_PART * threads.max(1);
     let mut done = 0;
     for chunk in positions.chunks(part) {
@@ -253,6 +252,14 @@ pub fn label_into(
         progress(done);
     }
     Ok(done)
+}
+
+/// The positions of a harvest a label file holds: shuffled by the harvest's `seed`, the first
+/// `limit` kept.
+pub fn sample(mut positions: Vec<(Board, Side)>, seed: u64, limit: usize) -> Vec<(Board, Side)> {
+    positions.shuffle(&mut ChaCha20Rng::seed_from_u64(seed ^ SHUFFLE_SALT));
+    positions.truncate(limit);
+    positions
 }
 
 /// How a label file is made.

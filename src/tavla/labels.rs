@@ -10,8 +10,10 @@
 //! side (win, win a gammon, win a backgammon, lose a gammon, lose a backgammon). Lines
 //! beginning with `#` say how the file was made.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
+
+use crate::files::{FileError, FileProblem, read_capped, size_text};
 
 use super::board::{Board, Side};
 use super::ids::{parse_position_id, position_id};
@@ -68,10 +70,10 @@ pub fn parse_line(line: &str) -> Result<Labelled, String> {
 }
 
 /// The labelled positions of the file at `path` (a regular file of at most
-/// [`MAX_LABELS_BYTES`]); an error names the file and, for a bad line, its number.
+/// [`MAX_LABELS_BYTES`], gzip-compressed or not); an error names the file and, for a bad
+/// line, its number.
 pub fn read_file(path: &Path) -> io::Result<Vec<Labelled>> {
-    let text = crate::files::read_capped_to_string(path, MAX_LABELS_BYTES)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let text = read_text(path, MAX_LABELS_BYTES)?;
     let mut labelled = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -85,6 +87,47 @@ pub fn read_file(path: &Path) -> io::Result<Vec<Labelled>> {
         labelled.push(parsed);
     }
     Ok(labelled)
+}
+
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The text of the label file at `path`, unpacked if it is gzip (told by its first bytes, not
+/// its name): a shared teacher's file is read in place, and its unpacked text is held to the
+/// same limit as a plain file's (`max_bytes`), so a small archive cannot flood memory.
+fn read_text(path: &Path, max_bytes: u64) -> io::Result<String> {
+    let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidData, message);
+    let mut bytes = read_capped(path, max_bytes).map_err(|e| invalid(e.to_string()))?;
+    if bytes.starts_with(&GZIP_MAGIC) {
+        let mut unpacked = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes.as_slice())
+            .take(max_bytes + 1)
+            .read_to_end(&mut unpacked)
+            .map_err(|e| {
+                invalid(format!(
+                    "{}: not a readable gzip file ({e})",
+                    path.display()
+                ))
+            })?;
+        if unpacked.len() as u64 > max_bytes {
+            let limit = size_text(max_bytes);
+            let path = path.display();
+            return Err(invalid(format!(
+                "{path}: unpacks to over {limit}, the limit of a label file; split it"
+            )));
+        }
+        bytes = unpacked;
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        let problem = FileProblem::NotUtf8 { offset, line };
+        let path = path.to_owned();
+        invalid(FileError { path, problem }.to_string())
+    })
 }
 
 #[cfg(test)]
@@ -114,5 +157,49 @@ mod tests {
         assert!(refused(&format!("white {id} 0 0 1.5 0 0")).contains("'1.5' is not a prob"));
         assert!(refused(&format!("white {id} 0 0 NaN 0 0")).contains("'NaN'"));
         assert!(refused("white 4HPwATDgc/ABM 0 0 0 0 0").contains("Position ID"));
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("hamle-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        dir.join(name)
+    }
+
+    fn gzip(text: &str) -> Vec<u8> {
+        use flate2::{Compression, write::GzEncoder};
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        encoder.write_all(text.as_bytes()).expect("packed");
+        encoder.finish().expect("packed")
+    }
+
+    #[test]
+    fn a_gzip_file_reads_as_its_text_and_a_bad_line_is_named() {
+        let id = position_id(&Board::start(), Side::White);
+        let good = format!("# made by a test\nwhite {id} 0.5 0.1 0 0.1 0\n");
+        let path = scratch("good.txt.gz");
+        std::fs::write(&path, gzip(&good)).expect("write");
+        let read = read_file(&path).expect("a gzip label file");
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].probs, [0.5, 0.1, 0.0, 0.1, 0.0]);
+        let bad = format!("{good}white {id} 0.5 0.1 7.5 0.1 0\n");
+        std::fs::write(&path, gzip(&bad)).expect("write");
+        let refused = read_file(&path).expect_err("a bad line").to_string();
+        assert!(refused.contains("good.txt.gz line 3: '7.5'"), "{refused}");
+    }
+
+    #[test]
+    fn a_gzip_file_is_held_to_the_limit_unpacked_and_garbage_is_refused() {
+        let path = scratch("big.txt.gz");
+        std::fs::write(&path, gzip(&"#".repeat(5000))).expect("write");
+        let refused = read_text(&path, 4096)
+            .expect_err("over the limit")
+            .to_string();
+        assert!(refused.contains("unpacks to over 4 KiB"), "{refused}");
+        assert!(read_text(&path, 5000).is_ok());
+        let mut broken = gzip(&"#".repeat(5000));
+        broken.truncate(broken.len() / 2);
+        std::fs::write(&path, broken).expect("write");
+        let refused = read_text(&path, 4096).expect_err("cut short").to_string();
+        assert!(refused.contains("not a readable gzip file"), "{refused}");
     }
 }

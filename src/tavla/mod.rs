@@ -50,6 +50,7 @@ pub mod report;
 pub mod rollout;
 mod settings;
 pub mod setup;
+pub mod teacher;
 pub mod tools;
 pub mod train;
 pub mod ubgi;

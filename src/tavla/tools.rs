@@ -21,6 +21,7 @@ use super::player::{Level, Player};
 use super::race::RaceNet;
 use super::race_train::{self, RaceOptions};
 use super::rollout::Rollout;
+use super::teacher::{self, Teacher, TeacherSpec};
 use super::train::{self, Options};
 
 #[derive(Subcommand, Debug)]
@@ -140,6 +141,13 @@ pub struct LabelArgs {
         value_parser = clap::value_parser!(u32).range(1..=1000)
     )]
     pub horizon: u32,
+    /// Label by a teacher outside hamle instead: `gnubg` (GNU Backgammon's net at 2 plies,
+    /// PyPI gnubg-nn, run through python3) or `gnubg:PLIES` (0 to 3).
+    #[arg(long, conflicts_with_all = ["plies", "rollout"])]
+    pub teacher: Option<TeacherSpec>,
+    /// With --teacher: the Python interpreter that has gnubg-nn.
+    #[arg(long, default_value = "python3", requires = "teacher")]
+    pub teacher_python: PathBuf,
     /// Chance that a harvesting side plays one of its three best plays at random.
     #[arg(long, default_value_t = 0.1)]
     pub explore: f64,
@@ -397,13 +405,57 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
         lookahead: label_lookahead(args),
         limit: args.limit,
     };
+    // A missing or broken teacher fails here, before the file is made.
+    let mut teacher = (args.teacher)
+        .map(|spec| Teacher::start(spec, &args.teacher_python))
+        .transpose()?;
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", args.out.display()));
     // Written as it goes (a long run's labels so far can be read), so not whole at the end.
     let created = crate::files::open_to_write(&args.out).map_err(io::Error::from)?;
     let mut file = io::BufWriter::new(created);
-    let how = match labelling.lookahead {
-        Lookahead::Plies(plies) => format!("--plies {plies}"),
-        Lookahead::Rollout(r) => format!("--rollout {} --horizon {}", r.trials, r.horizon),
+    let (header, how) = label_header(args, labelling.lookahead);
+    file.write_all(header.as_bytes()).map_err(named)?;
+    let begun = Instant::now();
+    let positions = contact_train::harvest(&net, &labelling.harvest);
+    let harvested = positions.len();
+    eprintln!(
+        "{harvested} contact positions harvested in {:.1} s",
+        begun.elapsed().as_secs_f64()
+    );
+    let mut reported = 0;
+    let progress = |done: usize| {
+        if done >= reported + 1000 {
+            reported = done;
+            eprintln!("{done} labelled, {:.0} s", begun.elapsed().as_secs_f64());
+        }
+    };
+    let labelled = match teacher.as_mut() {
+        Some(teacher) => {
+            let positions = contact_train::sample(positions, args.seed, args.limit);
+            teacher::label_into(&mut file, &args.out, &positions, teacher, progress)
+                // A teacher that fails midway leaves no file of half its labels.
+                .inspect_err(|_| drop(std::fs::remove_file(&args.out)))?
+        }
+        None => contact_train::label_into(&mut file, positions, &net, &labelling, progress)
+            .map_err(named)?,
+    };
+    writeln!(
+        out,
+        "labelled {labelled} of {harvested} contact positions of {} games by {how} (seed {}) \
+         in {:.1} s; labels in {}",
+        args.games,
+        args.seed,
+        begun.elapsed().as_secs_f64(),
+        args.out.display()
+    )
+}
+
+/// The `#` lines that open a label file (how it was made), and how its labels look ahead.
+fn label_header(args: &LabelArgs, lookahead: Lookahead) -> (String, String) {
+    let how = match (args.teacher, lookahead) {
+        (Some(spec), _) => format!("--teacher {spec}"),
+        (None, Lookahead::Plies(plies)) => format!("--plies {plies}"),
+        (None, Lookahead::Rollout(r)) => format!("--rollout {} --horizon {}", r.trials, r.horizon),
     };
     // Options added after the first label files are named only when given, so those files
     // and files made the same way since read alike.
@@ -416,36 +468,15 @@ fn run_label(args: &LabelArgs, out: &mut impl Write) -> io::Result<()> {
     let weights = (args.weights.as_deref())
         .map(|path| format!(" --weights {}", path.display()))
         .unwrap_or_default();
-    writeln!(
-        file,
-        "# hamle tavla label --games {} --seed {} {how} --explore {}{alternatives}{weights}",
+    let mut header = format!(
+        "# hamle tavla label --games {} --seed {} {how} --explore {}{alternatives}{weights}\n",
         args.games, args.seed, args.explore,
-    )
-    .map_err(named)?;
-    let begun = Instant::now();
-    let positions = contact_train::harvest(&net, &labelling.harvest);
-    let harvested = positions.len();
-    eprintln!(
-        "{harvested} contact positions harvested in {:.1} s",
-        begun.elapsed().as_secs_f64()
     );
-    let mut reported = 0;
-    let labelled = contact_train::label_into(&mut file, positions, &net, &labelling, |done| {
-        if done >= reported + 1000 {
-            reported = done;
-            eprintln!("{done} labelled, {:.0} s", begun.elapsed().as_secs_f64());
-        }
-    })
-    .map_err(named)?;
-    writeln!(
-        out,
-        "labelled {labelled} of {harvested} contact positions of {} games by {how} (seed {}) \
-         in {:.1} s; labels in {}",
-        args.games,
-        args.seed,
-        begun.elapsed().as_secs_f64(),
-        args.out.display()
-    )
+    if args.teacher.is_some() {
+        // The labels are the teacher's judgement: say whose, and under which licence.
+        header.push_str("# labels by GNU Backgammon's net (PyPI gnubg-nn, GPL)\n");
+    }
+    (header, how)
 }
 
 /// The lookahead `hamle tavla label`'s arguments ask for.

@@ -187,3 +187,99 @@ fn a_label_file_that_is_not_labels_is_one_line_naming_it() {
         );
     }
 }
+
+/// gnubg's 2-ply labels (`../shared/tavla-teacher/`, beside the checkout; never copied into
+/// the repository) read in place, gzip and all, as `train --contact --labels` reads them.
+#[test]
+fn the_shared_teacher_labels_read_in_place() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tavla-teacher");
+    let path = dir.join("gnubg-2ply-labels.txt.gz");
+    if !path.is_file() {
+        eprintln!(
+            "skipped: {} is absent (the shared teacher labels sit beside the checkout)",
+            path.display()
+        );
+        return;
+    }
+    let read = labels::read_file(&path).expect("the teacher's labels");
+    assert_eq!(read.len(), 210_516);
+    assert!(
+        read.iter()
+            .all(|l| l.probs[1] <= l.probs[0] && l.probs[3] <= 1.0 - l.probs[0])
+    );
+}
+
+/// `hamle tavla label --teacher gnubg:0 --teacher-python PYTHON` into `out`.
+fn label_by_teacher(python: &str, out: &str) -> Output {
+    let args = [
+        "label",
+        "--games",
+        "1",
+        "--limit",
+        "5",
+        "--teacher",
+        "gnubg:0",
+    ];
+    let python = ["--teacher-python", python, "--out", out];
+    tavla(&[&args[..], &python[..]].concat())
+}
+
+#[test]
+fn a_missing_or_garbled_teacher_is_one_error_with_its_install_command_and_no_file() {
+    let scratch = Scratch::new("tavla-labels", "teacher");
+    let out = scratch.0.join("labels.txt").display().to_string();
+    let fixtures = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let cases = [
+        ("/nonexistent/python3".to_owned(), "did not start"),
+        (
+            format!("{fixtures}/teacher_missing.sh"),
+            "gnubg-nn is not installed",
+        ),
+        (
+            format!("{fixtures}/teacher_garbage.sh"),
+            "not-a-probability",
+        ),
+    ];
+    for (python, said) in cases {
+        let output = label_by_teacher(&python, &out);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{python}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{python}: {stderr}");
+        assert!(stderr.contains("teacher gnubg (PyPI gnubg-nn"), "{stderr}");
+        assert!(stderr.contains(said), "{python}: {stderr}");
+        assert!(
+            stderr.trim_end().ends_with("pip install gnubg-nn"),
+            "{stderr}"
+        );
+        assert!(
+            !std::path::Path::new(&out).exists(),
+            "{python}: a file was written"
+        );
+    }
+}
+
+/// With gnubg-nn installed, its labels are what `train --contact --labels` reads, the
+/// teacher credited in the file's header.
+#[test]
+fn gnubg_labels_harvested_positions_when_it_is_installed() {
+    let installed = Command::new("python3")
+        .args(["-c", "import gnubg_nn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("skipped: gnubg-nn is not installed (pip install gnubg-nn)");
+        return;
+    }
+    let scratch = Scratch::new("tavla-labels", "gnubg");
+    let out = scratch.0.join("labels.txt");
+    let output = label_by_teacher("python3", &out.display().to_string());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(&out).expect("the labels were written");
+    assert!(text.contains("--teacher gnubg:0"), "{text}");
+    assert!(
+        text.contains("GNU Backgammon's net (PyPI gnubg-nn, GPL)"),
+        "{text}"
+    );
+    assert_eq!(labels::read_file(&out).expect("labels").len(), 5);
+}

@@ -170,7 +170,12 @@ pub fn read_capped(path: &Path, max_bytes: u64) -> Result<Vec<u8>, FileError> {
 /// The text of the regular file at `path`, at most `max_bytes` long, which must be UTF-8:
 /// for formats where a bad byte means the wrong file (TOML, test suites).
 pub fn read_capped_to_string(path: &Path, max_bytes: u64) -> Result<String, FileError> {
-    let bytes = read_capped(path, max_bytes)?;
+    utf8_text(path, read_capped(path, max_bytes)?)
+}
+
+/// `bytes` read from `path` (unpacked, say) as text, or the offset and line of the first
+/// byte that is not UTF-8.
+pub fn utf8_text(path: &Path, bytes: Vec<u8>) -> Result<String, FileError> {
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..offset]

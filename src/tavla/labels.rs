@@ -13,7 +13,7 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::files::{FileError, FileProblem, read_capped, size_text};
+use crate::files::{read_capped, size_text, utf8_text};
 
 use super::board::{Board, Side};
 use super::ids::{parse_position_id, position_id};
@@ -118,16 +118,7 @@ fn read_text(path: &Path, max_bytes: u64) -> io::Result<String> {
         }
         bytes = unpacked;
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let offset = e.utf8_error().valid_up_to();
-        let line = 1 + e.as_bytes()[..offset]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        let problem = FileProblem::NotUtf8 { offset, line };
-        let path = path.to_owned();
-        invalid(FileError { path, problem }.to_string())
-    })
+    utf8_text(path, bytes).map_err(|e| invalid(e.to_string()))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The `hamle` binary: a short dispatcher. Each game's engine and bench come from the
 //! registry (`hamle::games`); the arena's commands from `hamle::arena::cli`.
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -133,8 +133,11 @@ fn bench_arena(args: &BenchArenaArgs) -> ExitCode {
 /// cannot disagree.
 fn completions(shell: clap_complete::Shell) -> io::Result<()> {
     let mut command = Cli::command();
-    clap_complete::generate(shell, &mut command, "hamle", &mut io::stdout().lock());
-    Ok(())
+    // Into memory first: clap_complete panics on a write error, and a closed pipe
+    // (`hamle completions bash | head`) is no error of ours.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "hamle", &mut script);
+    io::stdout().lock().write_all(&script)
 }
 
 /// `hamle man [SUBCOMMAND…]`: the page of hamle or of one of its subcommands, named

@@ -130,3 +130,19 @@ fn a_man_page_of_an_unknown_subcommand_names_the_known_ones() {
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("match") && said.contains("tavla"), "{said}");
 }
+
+#[test]
+fn a_completion_script_read_only_in_part_ends_quietly() {
+    // `hamle completions bash | head -1`: the reader closes the pipe early.
+    let mut child = Command::new(HAMLE)
+        .args(["completions", "bash"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hamle binary runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("hamle ends");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!said.contains("panicked"), "{said}");
+    assert!(output.status.success(), "{output:?}");
+}

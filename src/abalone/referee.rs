@@ -19,9 +19,10 @@ pub struct MatchFlags {
 }
 
 impl MatchFlags {
-    /// The settings these flags give.
-    pub fn settings(&self) -> AbaloneMatchRules {
-        AbaloneMatchRules { start: self.start }
+    /// The settings these flags give (every start parses to a valid one; a `Result` as the
+    /// games whose flags can clash return).
+    pub fn settings(&self) -> Result<AbaloneMatchRules, String> {
+        Ok(AbaloneMatchRules { start: self.start })
     }
 }
 

@@ -52,12 +52,13 @@ pub struct MatchFlags {
 }
 
 impl MatchFlags {
-    /// The settings these flags give.
-    pub fn settings(&self) -> TavlaMatchRules {
-        TavlaMatchRules {
+    /// The settings these flags give (a `Result` as the games whose flags can clash
+    /// return).
+    pub fn settings(&self) -> Result<TavlaMatchRules, String> {
+        Ok(TavlaMatchRules {
             points: self.points,
             cube: !self.cubeless,
-        }
+        })
     }
 }
 

@@ -143,14 +143,11 @@ pub fn load(path: &Path) -> Result<Net, WeightsError> {
     })
 }
 
-/// Writes `bytes` to `path` safely: a new file beside it, then a rename, so a reader (or
-/// a crash) never sees half a file.
+/// Writes `bytes` to `path` through the ground floor's writer: a new file beside it, then a
+/// rename, so a reader (or a crash) never sees half a file, and never through a link or onto
+/// a device or FIFO.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+    crate::files::write_atomic(path, bytes).map_err(std::io::Error::from)
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ pub fn install(net: Net) -> bool {
 }
 
 /// The weights built into the engine: trained by `hamle go train-net` on the teacher's
-/// 9×9 and 13×13 labels (protocol.md, "The network").
+/// 9×9 and 13×13 labels (docs/training.md, "The Go network").
 const BUILTIN: &[u8] = include_bytes!("weights/go-b4c32.bin");
 
 /// The built-in net. Its bytes are checked by a test; were they ever unreadable, this is

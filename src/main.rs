@@ -114,7 +114,7 @@ fn supervised(run: impl FnOnce() -> ExitCode) -> ExitCode {
     hamle::arena::reaper::install();
     let code = run();
     let _ending = hamle::arena::interrupt::ending();
-    hamle::arena::reaper::end_strays(false, hamle::arena::reaper::GRACE);
+    hamle::arena::reaper::end_run();
     code
 }
 

@@ -503,6 +503,9 @@ impl EngineProcess {
         if let Some(group) = self.group {
             // No such group (all gone already) is the usual case after a clean quit.
             let _ = kill_process_group(group, Signal::KILL);
+            // What left the group (setsid) is still in the engine's cgroup, where there is
+            // one (the supervisor leads the group, so its pid names the cgroup).
+            super::cgroup::kill_engine(group.as_raw_nonzero().get());
         }
     }
 

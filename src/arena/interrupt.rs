@@ -114,7 +114,7 @@ pub fn stop_after(signal: &str) -> ! {
     let _ending = ending();
     let engines = kill_live_groups();
     // What escaped the groups (setsid) came to us, a subreaper, as its parents died.
-    super::reaper::end_strays(false, super::reaper::GRACE);
+    super::reaper::end_run();
     eprintln!(
         "hamle: {signal}: stopped, {engines} engine process group(s) killed; the games saved so far stay, --resume plays the rest"
     );

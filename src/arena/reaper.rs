@@ -31,6 +31,9 @@ use rustix::process::{
 /// The hidden subcommand that starts a bot under a supervisor.
 pub const SHIM_COMMAND: &str = "__exec-bot";
 
+/// The supervisor's flag that names the run's cgroup (see [`super::cgroup`]).
+const CGROUP_FLAG: &str = "--cgroup";
+
 /// How often a supervisor looks whether the arena is still there.
 pub const WATCH_EVERY: Duration = Duration::from_millis(100);
 
@@ -57,13 +60,26 @@ pub fn install() {
     }
     // Without it (not Linux, an old kernel) orphans go to init as before.
     let _ = set_child_subreaper(Some(getpid()));
+    // Where cgroup v2 can be written, one cgroup an engine as well.
+    let _ = super::cgroup::open_run();
+}
+
+/// Ends whatever the run's engines left, at any end of the run: the run's cgroup (where
+/// there is one) with all it holds, then every process handed to us.
+pub fn end_run() {
+    super::cgroup::close_run();
+    end_strays(false, GRACE);
 }
 
 /// The program and arguments that start `program args…` under the supervisor, or `None`
 /// when engines are started directly.
 pub fn supervised(program: &Path, args: &[String]) -> Option<(PathBuf, Vec<OsString>)> {
     let shim = SHIM.get()?;
-    let mut words: Vec<OsString> = vec![SHIM_COMMAND.into(), "--".into(), program.into()];
+    let mut words: Vec<OsString> = vec![SHIM_COMMAND.into()];
+    if let Some(run) = super::cgroup::run() {
+        words.extend([CGROUP_FLAG.into(), run.into()]);
+    }
+    words.extend(["--".into(), program.into()]);
     words.extend(args.iter().map(OsString::from));
     Some((shim.clone(), words))
 }
@@ -74,6 +90,10 @@ pub fn supervised(program: &Path, args: &[String]) -> Option<(PathBuf, Vec<OsStr
 pub fn exec_bot(args: &[OsString]) -> i32 {
     let arena = getppid();
     let _ = set_child_subreaper(Some(getpid()));
+    let (run, args) = match args {
+        [flag, run, rest @ ..] if flag == CGROUP_FLAG => (Some(Path::new(run)), rest),
+        _ => (None, args),
+    };
     let words = match args.first() {
         Some(first) if first == "--" => &args[1..],
         _ => args,
@@ -84,6 +104,8 @@ pub fn exec_bot(args: &[OsString]) -> i32 {
         );
         return 2;
     };
+    // Entered before the bot starts, so that the bot and all it starts are born in it.
+    let group = run.and_then(super::cgroup::enter_engine_group);
     let mut child = match Command::new(program).args(rest).spawn() {
         Ok(child) => child,
         Err(error) => {
@@ -91,6 +113,9 @@ pub fn exec_bot(args: &[OsString]) -> i32 {
                 "hamle: cannot start '{}': {error}",
                 program.to_string_lossy()
             );
+            if let Some(group) = &group {
+                super::cgroup::leave_and_kill(group);
+            }
             return 127;
         }
     };
@@ -107,6 +132,9 @@ pub fn exec_bot(args: &[OsString]) -> i32 {
             Err(_) => break None,
         }
     };
+    if let Some(group) = &group {
+        super::cgroup::leave_and_kill(group);
+    }
     end_strays(true, GRACE);
     exit_code(status)
 }

@@ -148,3 +148,97 @@ fn a_bots_children_end_after_kill_9_of_the_arena() {
     strays.assert_none_left("after kill -9 of hamle match");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The processes whose parent is `parent`.
+fn children_of(parent: u32) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let parent_field = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if parent_field == Some(parent) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Whether a process sits in a run cgroup of hamle's (`…/hamle-PID-START/engine-PID`).
+fn in_a_run_cgroup(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/cgroup"))
+        .unwrap_or_default()
+        .lines()
+        .any(|line| line.starts_with("0::") && line.contains("/hamle-"))
+}
+
+/// The arena and its supervisors all killed at once (`killall -9 hamle`): nothing is left
+/// to end the strays then, but where cgroup v2 can be written they stay in the dead run's
+/// cgroup, and the next arena that starts beside it ends them.
+#[test]
+fn strays_of_a_run_killed_whole_end_when_the_next_arena_starts_where_cgroups_can_be_written() {
+    let dir = scratch("strays", "killall");
+    let strays = Strays::new("killall");
+    let marker = dir.join("started");
+    stray_bot(&dir, "stray", &strays, &marker);
+    plain_bot(&dir, "alpha");
+    plain_bot(&dir, "beta");
+    let mut run = Command::new(HAMLE)
+        .args(["match", "--bots"])
+        .arg(dir.join("bots"))
+        .args(["stray", "alpha", "--games", "5000", "--quiet", "--out"])
+        .arg(dir.join("m"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hamle match");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !marker.exists() {
+        if Instant::now() > deadline {
+            let _ = run.kill();
+            panic!("the bot never started its strays");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let alive = strays.alive();
+    if !alive.iter().any(|&pid| in_a_run_cgroup(pid)) {
+        let _ = run.kill();
+        let _ = run.wait();
+        eprintln!(
+            "skipped: cgroup v2 cannot be written here, so a run killed whole leaves its strays (protocol.md says so)"
+        );
+        return;
+    }
+    // Stopped first, so that no supervisor sees its arena gone and ends its bot.
+    let arena = run.id();
+    let _ = Command::new("kill")
+        .args(["-STOP", &arena.to_string()])
+        .status();
+    for supervisor in children_of(arena) {
+        let _ = Command::new("kill")
+            .args(["-9", &supervisor.to_string()])
+            .status();
+    }
+    run.kill().expect("kill -9 hamle match");
+    run.wait().expect("reaped");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !strays.alive().is_empty(),
+        "with the arena and its supervisors killed at once, nothing has ended the strays yet"
+    );
+    let args = ["alpha", "beta", "--games", "1", "--quiet", "--out"];
+    let next = dir.join("next");
+    ok(&hamle_match(
+        &dir,
+        &[&args[..], &[next.to_str().expect("utf-8")]].concat(),
+    ));
+    strays.assert_none_left("after the next arena started");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -270,9 +270,11 @@ impl TavlaEngine {
         text: &str,
     ) -> Result<String, GtpError> {
         let side = self.actor(side)?;
-        let mut game = self.game.clone();
-        match (game.phase(), dice) {
-            (Phase::ToRoll(s), Some(d)) if s == side => game.roll(side, d).map_err(refused)?,
+        let rolled = match (self.game.phase(), dice) {
+            (Phase::ToRoll(s), Some(d)) if s == side => {
+                self.game.roll(side, d).map_err(refused)?;
+                true
+            }
             (
                 Phase::ToPlay {
                     side: s,
@@ -284,44 +286,66 @@ impl TavlaEngine {
                     "{side} is to play {current}, not {d}"
                 )));
             }
-            _ => {}
+            _ => false,
+        };
+        let played = self.play_rolled(side, text);
+        // A refused play leaves the game as it was, roll included. Taken back rather than
+        // tried on a copy: a copy of a long session's record on every play made a stream of
+        // plays quadratic.
+        if played.is_err() && rolled {
+            let _ = self.game.undo();
         }
-        let (_, legal) = plays_of(&game, side)?;
-        let board = *game.board();
+        played.map(|()| String::new())
+    }
+
+    /// `side` plays `text` with the dice already rolled.
+    fn play_rolled(&mut self, side: Side, text: &str) -> Result<(), GtpError> {
+        let (_, legal) = plays_of(&self.game, side)?;
+        let board = *self.game.board();
         let play = parse_play(text, &board, side, &legal).map_err(|e| {
             tracing::warn!("play {side} {text}: {e}");
             GtpError::other(format!("illegal move: {e}"))
         })?;
-        game.play(side, play).map_err(refused)?;
-        self.game = game;
-        Ok(String::new())
+        self.game.play(side, play).map_err(refused)
     }
 
     fn genmove(&mut self, side: Option<Side>) -> Result<String, GtpError> {
         let side = self.actor(side)?;
-        let mut game = self.game.clone();
         let mut roller = self.roller.clone();
-        match game.phase() {
+        let rolled = match self.game.phase() {
             Phase::ToRoll(s) if s == side => {
-                game.roll(side, roller.roll()).map_err(refused)?;
+                self.game.roll(side, roller.roll()).map_err(refused)?;
+                true
             }
             Phase::Doubled { by } if by.other() == side => {
                 return Err(GtpError::other(format!(
                     "{side} must answer the double first (take, drop or genmove_cube)"
                 )));
             }
-            _ => {}
+            _ => false,
+        };
+        let chosen = self.choose_and_play(side);
+        match chosen {
+            // The roll is kept only with the play it was for.
+            Ok(_) => self.roller = roller,
+            Err(_) if rolled => {
+                let _ = self.game.undo();
+            }
+            Err(_) => {}
         }
-        let (dice, _) = plays_of(&game, side)?;
-        let board = *game.board();
+        chosen
+    }
+
+    /// The player's choice for `side` with the dice already rolled, played.
+    fn choose_and_play(&mut self, side: Side) -> Result<String, GtpError> {
+        let (dice, _) = plays_of(&self.game, side)?;
+        let board = *self.game.board();
         let play = self.player.choose_play(&board, side, dice);
-        game.play(side, play).map_err(|e| {
+        self.game.play(side, play).map_err(|e| {
             GtpError::other(format!(
                 "internal error: the player chose an illegal play ({e})"
             ))
         })?;
-        self.game = game;
-        self.roller = roller;
         Ok(format!("{dice} {}", format_play(&board, side, &play)))
     }
 

@@ -616,3 +616,37 @@ fn without_gogui_or_after_the_end_only_the_marbles_off_are_drawn() {
         "{over}"
     );
 }
+
+/// A stream of moves through the binary (two marbles shuffling to and fro, no ply cap):
+/// the game keeps 10,000 plies, refuses more with one line and keeps what it has, and the
+/// engine's memory stays flat.
+#[test]
+fn a_flood_of_moves_stops_at_the_kept_plies_and_memory_stays_flat() {
+    use crate::support::gtp::GtpChild;
+    const CYCLES: usize = 3_000;
+    let mut engine = GtpChild::start(&["abalone", "--max-plies", "0"]);
+    let cycle = "play b c3c2\nplay w g5g4\nplay b c2c3\nplay w g4g5\n";
+    let answers = engine.flood(&cycle.repeat(CYCLES), Duration::from_secs(60));
+    assert_eq!(answers.len(), 4 * CYCLES);
+    let refusal =
+        "? game too long: a game keeps at most 10000 plies; start a new one (clear_board)";
+    assert!(answers[..10_000].iter().all(|a| a.trim_end() == "="));
+    // Past the limit Black's moves are refused for the length, and White's then for the
+    // turn (Black's refused move was not played).
+    for (ply, answer) in answers.iter().enumerate().skip(10_000) {
+        let expected = if ply % 2 == 0 {
+            refusal
+        } else {
+            "? illegal move: it is black's turn"
+        };
+        assert_eq!(answer, expected, "ply {ply}");
+    }
+    // The game is kept: a move taken back can be played again.
+    let patience = Duration::from_secs(60);
+    assert_eq!(engine.ask("undo", patience), Ok(String::new()));
+    assert_eq!(engine.ask("play w g4g5", patience), Ok(String::new()));
+    assert_eq!(engine.ask("play b c3c2", patience), Err(refusal.to_owned()));
+    if let Some(peak) = engine.peak_memory() {
+        assert!(peak < 200 * 1024 * 1024, "{peak} bytes at the peak");
+    }
+}

@@ -77,6 +77,25 @@ impl GtpChild {
         }
     }
 
+    /// Writes every line of `lines` (each ending in a newline) at once, and reads as many
+    /// answers, each joined into one string. The answers are read by their own thread, so
+    /// the engine never waits on its output while this writes.
+    pub fn flood(&mut self, lines: &str, patience: Duration) -> Vec<String> {
+        self.stdin.write_all(lines.as_bytes()).expect("write");
+        self.stdin.flush().expect("flush");
+        (0..lines.lines().count())
+            .map(|_| self.response(patience).join("\n"))
+            .collect()
+    }
+
+    /// The most memory the process has held (`VmHWM`), where `/proc` shows it.
+    pub fn peak_memory(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    }
+
     /// Says `quit` and waits for the process to end.
     pub fn quit(mut self) {
         self.send("quit");

@@ -291,3 +291,35 @@ fn save_mat_refuses_a_fifo_a_link_and_a_device_and_keeps_the_match() {
     );
     engine.quit();
 }
+
+/// A money session of games through the binary, each an opening, a play, a double and a
+/// drop: the session keeps 200,000 actions, refuses more with one line and keeps what it
+/// has, and the engine's memory stays flat.
+#[test]
+fn a_flood_of_games_stops_at_the_kept_actions_and_memory_stays_flat() {
+    use crate::support::gtp::GtpChild;
+    const GAMES: usize = 40_100;
+    let patience = Duration::from_secs(120);
+    let mut engine = GtpChild::start(&["tavla"]);
+    assert_eq!(engine.ask("new_match 0", patience), Ok(String::new()));
+    let game = "new_game 3 1\nplay white 31 8/5 6/5\ndouble black\ndrop white\n";
+    let answers = engine.flood(&game.repeat(GAMES), patience);
+    let refusal =
+        "? game too long: a match keeps at most 200000 actions; start a new one (new_match)";
+    let first_refused = answers
+        .iter()
+        .position(|a| a.starts_with('?'))
+        .expect("a refusal");
+    // Five kept actions a game from four lines (the opening roll, the play, the double, the
+    // drop, and the win the drop makes).
+    assert_eq!(first_refused, 160_000);
+    assert_eq!(answers[first_refused], refusal);
+    assert!(answers[first_refused..].iter().all(|a| a.starts_with('?')));
+    let status = engine.ask("match_status", patience).expect("the status");
+    assert!(status.contains("games 40000;"), "{status}");
+    assert_eq!(engine.ask("undo", patience), Ok(String::new()));
+    assert_eq!(engine.ask("drop white", patience), Ok(String::new()));
+    if let Some(peak) = engine.peak_memory() {
+        assert!(peak < 200 * 1024 * 1024, "{peak} bytes at the peak");
+    }
+}

@@ -200,15 +200,16 @@ impl Table<'_> {
         };
         let engine = &mut self.engines[seat.index()];
         if let Some(extension) = control.extension() {
-            let known = send(
-                engine,
-                seat,
-                &format!("known_command {extension}"),
-                timeout,
-                "error",
-            )
-            .await?;
-            if known.trim() != "true" {
+            // An engine that does not answer `known_command` does not know it either.
+            let known = match engine
+                .send(&format!("known_command {extension}"), timeout)
+                .await
+            {
+                Ok(Ok(answer)) => answer.trim() == "true",
+                Ok(Err(_)) => false,
+                Err(error) => return Err(Fault::of(seat, error)),
+            };
+            if !known {
                 return send_fallback(engine, seat, control, &command, "unknown", timeout).await;
             }
         }

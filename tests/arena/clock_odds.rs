@@ -296,3 +296,45 @@ fn an_engine_without_katagos_extension_gets_absolute_time_and_whole_seconds() {
     assert!(!results(&out)[0].result.ends_with("+T"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shards_with_other_clocks_for_a_bot_do_not_merge() {
+    let dir = scratch("clock-odds", "merge");
+    for name in ["a", "b"] {
+        crate::support::arena::bot(&dir, name, "kulami", &["hamle", "kulami", "--nodes", "300"]);
+    }
+    let shard = |index: &str, clock: &str| {
+        let out = dir.join(format!("shard{index}"));
+        ok(&hamle_match(
+            &dir,
+            &[
+                "a",
+                "b",
+                "--games",
+                "4",
+                "--shard",
+                &format!("{index}/2"),
+                "--time-control",
+                "absolute:60",
+                "--time-control",
+                clock,
+                "--quiet",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        ));
+        out
+    };
+    let first = shard("1", "b=absolute:30");
+    let second = shard("2", "b=absolute:20");
+    let output = std::process::Command::new(HAMLE)
+        .args(["match", "merge"])
+        .arg(dir.join("merged"))
+        .args([&first, &second])
+        .output()
+        .expect("run hamle match merge");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bot2.time_control"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

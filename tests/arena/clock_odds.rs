@@ -338,3 +338,36 @@ fn shards_with_other_clocks_for_a_bot_do_not_merge() {
     assert!(stderr.contains("bot2.time_control"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_ladder_gives_a_bot_its_own_clock_in_every_pairing() {
+    let dir = scratch("clock-odds", "ladder");
+    for name in ["a", "b", "c"] {
+        crate::support::arena::bot(&dir, name, "kulami", &["hamle", "kulami", "--nodes", "300"]);
+    }
+    let out = dir.join("ladder");
+    let output = std::process::Command::new(HAMLE)
+        .arg("ladder")
+        .args(["a", "b", "c", "--bots"])
+        .arg(dir.join("bots"))
+        .args(["--pairs", "1", "--quiet", "--time-control", "c=absolute:30"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run hamle ladder");
+    ok(&output);
+    let ladder = std::fs::read_to_string(out.join("ladder.txt")).expect("ladder.txt");
+    assert!(
+        ladder.contains("time_control.c = absolute:30\n"),
+        "{ladder}"
+    );
+    assert!(!ladder.contains("time_control.a"), "{ladder}");
+    let pairing =
+        std::fs::read_to_string(out.join("pairings/02-a-vs-c/match.txt")).expect("pairing");
+    assert!(
+        pairing.contains("bot2.time_control = absolute:30\n"),
+        "{pairing}"
+    );
+    assert!(!pairing.contains("bot1.time_control"), "{pairing}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -414,10 +414,12 @@ impl PlayerClock {
     /// Charges a move that took `took` seconds; `Err` when the clock ran out by more than
     /// [`GRACE`].
     pub fn charge(&mut self, control: TimeControl, took: f64) -> Result<(), TimeLoss> {
+        // Counted without a clock too: the record gives both seats' thinking time when
+        // only one of them plays on a clock (time odds against a fixed budget).
+        self.used += took;
         if control.is_none() {
             return Ok(());
         }
-        self.used += took;
         let grace = GRACE.as_secs_f64();
         let allowed = self.available(control);
         if took > allowed + grace {
@@ -582,5 +584,9 @@ mod tests {
         assert_eq!(clock.time_left(), (1.0, 0));
         let loss = clock.charge(control, 1.3).unwrap_err();
         assert_eq!(loss.allowed, 1.0);
+        // A seat without a clock never loses on time, yet its thinking time is counted.
+        let mut free = PlayerClock::new(TimeControl::None);
+        free.charge(TimeControl::None, 1e6).unwrap();
+        assert_eq!(free.used, 1e6);
     }
 }

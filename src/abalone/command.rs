@@ -31,7 +31,7 @@ pub enum AbaloneCommand {
     FinalScore,
     GetPosition,
     SetPosition(Box<Position>),
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    /// A clock command (`time_settings`, `time_left`, `kgs-`/`kata-time_settings`, …).
     Clock(ClockCommand),
     /// `gogui-rules_board_gfx`: the clicks so far and a status line, as GoGui graphics.
     BoardGfx,
@@ -39,7 +39,7 @@ pub enum AbaloneCommand {
 
 /// The Abalone commands in `list_commands` order; GoGui's six rules commands follow them
 /// (see [`crate::protocol::GOGUI_RULES_COMMANDS`]).
-pub const ABALONE_COMMANDS: [&str; 19] = [
+pub const ABALONE_COMMANDS: [&str; 21] = [
     "boardsize",
     "clear_board",
     "komi",
@@ -58,6 +58,8 @@ pub const ABALONE_COMMANDS: [&str; 19] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "kata-time_settings",
+    "kata-list_time_settings",
     "gogui-rules_board_gfx",
 ];
 

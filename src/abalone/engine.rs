@@ -212,10 +212,7 @@ impl AbaloneEngine {
                 self.new_game(*position);
                 Ok(String::new())
             }
-            AbaloneCommand::Clock(command) => {
-                self.clock.apply(command);
-                Ok(String::new())
-            }
+            AbaloneCommand::Clock(command) => Ok(self.clock.apply(command)),
             AbaloneCommand::BoardGfx => Ok(gogui::board_gfx(
                 &self.game,
                 &self.selected,

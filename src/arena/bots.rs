@@ -12,6 +12,8 @@
 //!                              # every game of an engine kept between games)
 //! between_games = ["clear_cache"]  # optional GTP commands sent before every game but
 //!                              # an engine's first
+//! time_control = "absolute:30" # optional; this bot's own clock (time odds), as
+//!                              # `--time-control` writes it
 //!
 //! [options]                    # optional; each becomes `--key value` after the command
 //! level = 0
@@ -34,6 +36,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::gtp::Launch;
+use super::time_control::TimeControl;
 pub use crate::games::GameKind;
 
 /// The largest bot file read: a few lines of TOML; a FIFO, a device or anything larger
@@ -78,6 +81,8 @@ struct BotFile {
     #[serde(default)]
     between_games: Vec<String>,
     #[serde(default)]
+    time_control: Option<String>,
+    #[serde(default)]
     options: BTreeMap<String, OptionValue>,
 }
 
@@ -99,6 +104,9 @@ pub struct Bot {
     /// Commands sent before each game but an engine's first (after `clear_board` and the
     /// seed command, before the startup commands).
     pub between_games: Vec<String>,
+    /// The bot's own clock (`time_control` in its file, or `--time-control NAME=TC`);
+    /// `None`: the match's.
+    pub time_control: Option<TimeControl>,
     pub options: BTreeMap<String, OptionValue>,
     /// The file it came from (for messages); empty for a command line.
     pub source: PathBuf,
@@ -249,6 +257,7 @@ impl Bot {
             seed_command: file.seed_command,
             startup: file.startup,
             between_games: file.between_games,
+            time_control: own_time_control(file.time_control.as_deref()).map_err(invalid)?,
             options: file.options,
             source: path.to_owned(),
         })
@@ -283,6 +292,7 @@ impl Bot {
             seed_command: None,
             startup: Vec::new(),
             between_games: Vec::new(),
+            time_control: None,
             options: BTreeMap::new(),
             source: PathBuf::new(),
         })
@@ -339,6 +349,15 @@ fn check_commands(file: &BotFile) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A bot file's `time_control`, read as `--time-control` reads a clock.
+fn own_time_control(text: Option<&str>) -> Result<Option<TimeControl>, String> {
+    text.map(|text| {
+        text.parse()
+            .map_err(|why| format!("field `time_control`: {why}"))
+    })
+    .transpose()
 }
 
 fn resolve_program(program: &str, hamle_exe: &Path, working_dir: Option<&Path>) -> Option<PathBuf> {

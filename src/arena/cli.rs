@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 
 use super::bots::{BotFolders, bot_or_command};
 use super::match_play::run_match;
-use super::options::{ArenaOptions, hamle_exe, match_bots, match_settings, seconds};
+use super::options::{ArenaOptions, bot_clocks, hamle_exe, match_bots, match_settings, seconds};
 use super::regress::Regress;
 use super::summary::{MatchSummary, print_sprt};
 use crate::games::GameKind;
@@ -156,7 +156,7 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
             "two bots and --out DIR are required: hamle match BOT1 BOT2 --out DIR".to_owned(),
         );
     };
-    let (bots, kind) = match match_bots(
+    let (mut bots, kind) = match match_bots(
         &BotFolders::search(args.options.bots.as_deref(), &hamle_exe()),
         &[bot1, bot2],
         args.options.game.as_deref(),
@@ -164,6 +164,9 @@ pub fn run_match_command(args: MatchArgs) -> ExitCode {
         Ok((bots, kind)) => ([bots[0].clone(), bots[1].clone()], kind),
         Err(message) => return fail(message),
     };
+    if let Err(message) = bot_clocks(&args.options, &mut bots) {
+        return fail(message);
+    }
     let games = match args.pairs {
         Some(pairs) => pairs.saturating_mul(2),
         None => args.games,
@@ -389,6 +392,9 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
         Err(message) => return fail(message),
     };
     let mut bots = bots;
+    if let Err(message) = bot_clocks(&args.options, &mut bots) {
+        return fail(message);
+    }
     if args.format == super::ladder::Format::Swiss {
         // The Kulami sheet's starting order: alphabetical by name.
         bots.sort_by(|a, b| a.name.cmp(&b.name));

@@ -25,7 +25,7 @@ use clap::{Args, FromArgMatches};
 
 use super::bots::{Bot, BotFolders, bot_or_command};
 use super::match_play::{MatchSettings, run_match};
-use super::options::{ArenaOptions, hamle_exe, match_bots, match_settings};
+use super::options::{ArenaOptions, bot_clocks, hamle_exe, match_bots, match_settings};
 use super::shard::{SHARD_KEY, Shard, settings_lines};
 use super::sprt::SprtSpec;
 use super::store::{self, BUILD_KEY, GAMES_DIR, GameResult, RESULTS_FILE, SETTINGS_FILE};
@@ -251,8 +251,9 @@ impl Golden {
             .map(str::parse::<Shard>)
             .transpose()?;
         let build = |options: &ArenaOptions| {
-            let mut settings =
-                match_settings(options, bots.clone(), self.kind, games, out.clone())?;
+            let mut bots = bots.clone();
+            bot_clocks(options, &mut bots)?;
+            let mut settings = match_settings(options, bots, self.kind, games, out.clone())?;
             settings.sprt = sprt;
             settings.shard = shard;
             Ok::<MatchSettings, String>(settings)
@@ -367,6 +368,7 @@ impl Golden {
         if let Some(bots) = &given.bots {
             args.extend(["--bots".to_owned(), bots.display().to_string()]);
         }
+        args.extend(self.own_clock_flags());
         let wanted: Vec<&(String, String)> = self
             .settings
             .iter()
@@ -410,6 +412,19 @@ impl Golden {
         let options = parse_options(&args)?;
         self.check_written(&build(&options)?)?;
         Ok(options)
+    }
+
+    /// `--time-control NAME=TC` for each bot DIR's `match.txt` gives a clock of its own.
+    fn own_clock_flags(&self) -> Vec<String> {
+        ["bot1", "bot2"]
+            .iter()
+            .filter_map(|key| {
+                let own = self.setting(&format!("{key}.time_control"))?;
+                let name = self.setting(&format!("{key}.name"))?;
+                Some(["--time-control".to_owned(), format!("{name}={own}")])
+            })
+            .flatten()
+            .collect()
     }
 
     /// The replay's settings must write DIR's `match.txt` line for line (its bots' commands

@@ -224,7 +224,21 @@ impl Ladder {
                 .into_iter()
                 .filter(|(key, _)| !key.starts_with("bot")),
         );
+        settings.extend(self.own_clocks());
         settings
+    }
+
+    /// `time_control.NAME = TC` for each bot with a clock of its own (time odds), as each
+    /// pairing's `match.txt` writes it.
+    fn own_clocks(&self) -> Vec<(String, String)> {
+        let general = self.template.time_control;
+        self.bots
+            .iter()
+            .filter_map(|bot| {
+                let own = bot.time_control.filter(|own| *own != general)?;
+                Some((format!("time_control.{}", bot.name), own.to_string()))
+            })
+            .collect()
     }
 
     fn pairing_dir(&self, number: usize, first: &Bot, second: &Bot) -> PathBuf {

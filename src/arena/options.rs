@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::bots::{Bot, BotError, BotFolders, bot_or_command};
 use super::match_play::{FailurePolicy, IllegalPolicy, MatchSettings, OpeningSuite, OpeningsOrder};
+use super::time_control::{ClockFlag, TimeControl};
 use crate::games::{self, GameKind, MatchFlags};
 
 /// The path of the running `hamle`, which bot files call `hamle`.
@@ -73,10 +74,12 @@ pub struct ArenaOptions {
     #[arg(long)]
     pub quiet: bool,
     /// The game clocks: `none` (the engines' fixed budgets), `absolute:SECONDS`,
-    /// `byoyomi:MAIN+PERIODxPERIODS` or `canadian:MAIN+PERIOD/STONES`. The engines are told
-    /// (`time_settings`, `time_left`); a clock that runs out loses the game on time.
-    #[arg(long, default_value = "none")]
-    pub time_control: super::time_control::TimeControl,
+    /// `byoyomi:MAIN+PERIODxPERIODS`, `canadian:MAIN+PERIOD/STONES` or
+    /// `fischer:MAIN+INCREMENT[/CAP]`, for every bot; `NAME=TC` (repeatable) gives one bot
+    /// its own clock (time odds), before its bot file's `time_control`. The engines are
+    /// told (`time_settings`, `time_left`); a clock that runs out loses the game on time.
+    #[arg(long, value_name = "TC|NAME=TC")]
+    pub time_control: Vec<ClockFlag>,
     /// Score adjudication for engines that count the game (Go's `final_score`):
     /// `MARGIN:MOVES` ends a game as a resignation once both engines put the same side
     /// ahead by MARGIN or more after MOVES moves in a row.
@@ -160,13 +163,55 @@ pub fn match_settings(
         progress: !options.quiet,
         sprt: None,
         label: String::new(),
-        time_control: options.time_control,
+        time_control: every_bots_clock(&options.time_control)?,
         adjudication: options.adjudicate,
         opening_plies,
         shard: None,
         openings,
         restart: options.restart,
     })
+}
+
+/// The clock `--time-control TC` gives every bot (given once at most; none by default).
+fn every_bots_clock(flags: &[ClockFlag]) -> Result<TimeControl, String> {
+    let mut general = flags.iter().filter(|flag| flag.bot.is_none());
+    let control = general
+        .next()
+        .map_or(TimeControl::None, |flag| flag.control);
+    match general.next() {
+        Some(other) => Err(format!(
+            "--time-control is given twice for every bot ({control} and {}): give one, and NAME=TC for a bot's own clock",
+            other.control
+        )),
+        None => Ok(control),
+    }
+}
+
+/// `--time-control NAME=TC`: each named bot's own clock, before its bot file's. A name no
+/// bot has, or one named twice, is refused.
+pub fn bot_clocks(options: &ArenaOptions, bots: &mut [Bot]) -> Result<(), String> {
+    let mut named: Vec<&str> = Vec::new();
+    for flag in &options.time_control {
+        let Some(name) = flag.bot.as_deref() else {
+            continue;
+        };
+        if named.contains(&name) {
+            return Err(format!(
+                "--time-control names {name} twice: give each bot one clock"
+            ));
+        }
+        named.push(name);
+        let Some(bot) = bots.iter_mut().find(|bot| bot.name == name) else {
+            let names: Vec<&str> = bots.iter().map(|bot| bot.name.as_str()).collect();
+            return Err(format!(
+                "--time-control {name}={}: no bot here is named {name} (the bots are {})",
+                flag.control,
+                names.join(", ")
+            ));
+        };
+        bot.time_control = Some(flag.control);
+    }
+    Ok(())
 }
 
 /// Reads the bots of a match or ladder and the game they all play: bot files name their

@@ -2,8 +2,9 @@
 //!
 //! Forms: `none` (no clock: the engines' fixed budgets alone), `absolute:M` (M seconds for
 //! the game), `byoyomi:M+PxN` (main time M, then N Japanese periods of P seconds; a move made
-//! within a period resets it) and `canadian:M+P/S` (main time M, then S moves in every P
-//! seconds). Seconds may be decimals.
+//! within a period resets it), `canadian:M+P/S` (main time M, then S moves in every P
+//! seconds) and `fischer:M+I` or `fischer:M+I/C` (main time M, I seconds more after every
+//! move, the clock never above C). Seconds may be decimals.
 //!
 //! The arena measures each move from sending the move request to receiving the answer,
 //! charges the mover's clock by the rules of the time system, and the mover loses on time
@@ -37,6 +38,11 @@ pub enum TimeControl {
         period: f64,
         stones: u32,
     },
+    Fischer {
+        main: f64,
+        increment: f64,
+        cap: Option<f64>,
+    },
 }
 
 fn seconds(text: &str, what: &str) -> Result<f64, String> {
@@ -64,7 +70,7 @@ impl FromStr for TimeControl {
     type Err = String;
 
     fn from_str(text: &str) -> Result<TimeControl, String> {
-        let usage = "use none, absolute:SECONDS, byoyomi:MAIN+PERIODxPERIODS or canadian:MAIN+PERIOD/STONES";
+        let usage = "use none, absolute:SECONDS, byoyomi:MAIN+PERIODxPERIODS, canadian:MAIN+PERIOD/STONES or fischer:MAIN+INCREMENT[/CAP]";
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         let control = match kind.to_ascii_lowercase().as_str() {
             "none" if rest.is_empty() => TimeControl::None,
@@ -109,10 +115,35 @@ impl FromStr for TimeControl {
                     stones: count(stones, "a number of stones")?,
                 }
             }
+            "fischer" => fischer(rest).map_err(|why| format!("'{text}': {why}; {usage}"))?,
             _ => return Err(format!("unknown time control '{text}': {usage}")),
         };
         Ok(control)
     }
+}
+
+/// `MAIN+INCREMENT[/CAP]` of `fischer:`: a positive main time, an increment, and a cap on
+/// the clock not below the main time.
+fn fischer(rest: &str) -> Result<TimeControl, String> {
+    let (main, tail) = rest
+        .split_once('+')
+        .ok_or_else(|| "expected MAIN+INCREMENT".to_owned())?;
+    let (increment, cap) = match tail.split_once('/') {
+        Some((increment, cap)) => (increment, Some(seconds(cap, "the cap")?)),
+        None => (tail, None),
+    };
+    let main = seconds(main, "the main time")?;
+    if main <= 0.0 {
+        return Err("the main time must be positive".to_owned());
+    }
+    if cap.is_some_and(|cap| cap < main) {
+        return Err("the cap must be at least the main time".to_owned());
+    }
+    Ok(TimeControl::Fischer {
+        main,
+        increment: seconds(increment, "the increment")?,
+        cap,
+    })
 }
 
 impl fmt::Display for TimeControl {
@@ -130,6 +161,17 @@ impl fmt::Display for TimeControl {
                 period,
                 stones,
             } => write!(f, "canadian:{main}+{period}/{stones}"),
+            TimeControl::Fischer {
+                main,
+                increment,
+                cap,
+            } => {
+                write!(f, "fischer:{main}+{increment}")?;
+                match cap {
+                    Some(cap) => write!(f, "/{cap}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -162,12 +204,23 @@ impl TimeControl {
                 period,
                 stones,
             },
+            TimeControl::Fischer {
+                main,
+                increment,
+                cap,
+            } => TimeSystem::Fischer {
+                main,
+                increment,
+                main_cap: cap,
+                move_cap: None,
+            },
         }
     }
 
     /// The setup command that tells an engine the time control: standard GTP
     /// `time_settings` for absolute and Canadian time, `kgs-time_settings byoyomi` for
-    /// Japanese byo-yomi; none without a clock.
+    /// Japanese byo-yomi, KataGo's `kata-time_settings fischer` (`fischer-capped` with a
+    /// cap) for Fischer time; none without a clock.
     pub fn settings_command(&self) -> Option<String> {
         match *self {
             TimeControl::None => None,
@@ -184,7 +237,62 @@ impl TimeControl {
                 period,
                 stones,
             } => Some(format!("time_settings {main} {period} {stones}")),
+            TimeControl::Fischer {
+                main,
+                increment,
+                cap: None,
+            } => Some(format!("kata-time_settings fischer {main} {increment}")),
+            TimeControl::Fischer {
+                main,
+                increment,
+                cap: Some(cap),
+            } => Some(format!(
+                "kata-time_settings fischer-capped {main} {increment} {cap} -1"
+            )),
         }
+    }
+
+    /// What an engine that lacks the settings command's extension gets instead: Japanese
+    /// byo-yomi as Canadian overtime of one stone a period (as KGS does), Fischer time as
+    /// absolute time (`time_left` then shows each increment); `None` where the standard
+    /// command was the one sent.
+    pub fn fallback_command(&self) -> Option<String> {
+        match *self {
+            TimeControl::Byoyomi { main, period, .. } => {
+                Some(format!("time_settings {main} {period} 1"))
+            }
+            TimeControl::Fischer { main, .. } => Some(format!("time_settings {main} 0 0")),
+            _ => None,
+        }
+    }
+
+    /// The extension command whose support `known_command` is asked before the settings
+    /// are sent (KataGo's, which a GTP engine without it may refuse in any way).
+    pub fn extension(&self) -> Option<&'static str> {
+        matches!(self, TimeControl::Fischer { .. }).then_some("kata-time_settings")
+    }
+}
+
+/// One `--time-control` value: every bot's clock (`TC`), or one bot's (`NAME=TC`, time
+/// odds). Bot names hold no `=`, time controls no `=`: the split is never ambiguous.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockFlag {
+    pub bot: Option<String>,
+    pub control: TimeControl,
+}
+
+impl FromStr for ClockFlag {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ClockFlag, String> {
+        let (bot, control) = match text.split_once('=') {
+            Some((bot, control)) => (Some(bot.trim().to_owned()), control),
+            None => (None, text),
+        };
+        Ok(ClockFlag {
+            bot,
+            control: control.parse()?,
+        })
     }
 }
 
@@ -228,7 +336,8 @@ impl PlayerClock {
             TimeControl::None => 0.0,
             TimeControl::Absolute { main }
             | TimeControl::Byoyomi { main, .. }
-            | TimeControl::Canadian { main, .. } => main,
+            | TimeControl::Canadian { main, .. }
+            | TimeControl::Fischer { main, .. } => main,
         };
         let mut clock = PlayerClock {
             main,
@@ -258,7 +367,7 @@ impl PlayerClock {
                 self.period_left = period;
                 self.count = stones;
             }
-            TimeControl::None | TimeControl::Absolute { .. } => {}
+            TimeControl::None | TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => {}
         }
     }
 
@@ -277,7 +386,7 @@ impl PlayerClock {
     pub fn available(&self, control: TimeControl) -> f64 {
         match control {
             TimeControl::None => f64::INFINITY,
-            TimeControl::Absolute { .. } => self.main,
+            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => self.main,
             TimeControl::Byoyomi { period, .. } => {
                 if self.overtime {
                     period * f64::from(self.count)
@@ -305,14 +414,22 @@ impl PlayerClock {
     /// Charges a move that took `took` seconds; `Err` when the clock ran out by more than
     /// [`GRACE`].
     pub fn charge(&mut self, control: TimeControl, took: f64) -> Result<(), TimeLoss> {
+        // Counted without a clock too: the record gives both seats' thinking time when
+        // only one of them plays on a clock (time odds against a fixed budget).
+        self.used += took;
         if control.is_none() {
             return Ok(());
         }
-        self.used += took;
         let grace = GRACE.as_secs_f64();
         let allowed = self.available(control);
         if took > allowed + grace {
             return Err(TimeLoss { took, allowed });
+        }
+        if let TimeControl::Fischer { increment, cap, .. } = control {
+            // Within the grace the clock stands at zero, then gains the increment.
+            let main = (self.main - took).max(0.0) + increment;
+            self.main = cap.map_or(main, |cap| main.min(cap));
+            return Ok(());
         }
         let mut rest = took;
         if !self.overtime {
@@ -345,7 +462,7 @@ impl PlayerClock {
                     self.count = stones;
                 }
             }
-            TimeControl::None | TimeControl::Absolute { .. } => {}
+            TimeControl::None | TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => {}
         }
         Ok(())
     }
@@ -363,6 +480,8 @@ mod tests {
             "byoyomi:600+30x5",
             "canadian:600+300/25",
             "absolute:0.5",
+            "fischer:300+5",
+            "fischer:2.5+0.1/10",
         ] {
             let control: TimeControl = text.parse().expect(text);
             assert_eq!(control.to_string(), text);
@@ -371,7 +490,10 @@ mod tests {
         assert!("byoyomi:600+30".parse::<TimeControl>().is_err());
         assert!("byoyomi:600+30x0".parse::<TimeControl>().is_err());
         assert!("canadian:600+300/0".parse::<TimeControl>().is_err());
-        assert!("fischer:60+1".parse::<TimeControl>().is_err());
+        assert!("fischer:0+1".parse::<TimeControl>().is_err());
+        assert!("fischer:60".parse::<TimeControl>().is_err());
+        assert!("fischer:60+1/30".parse::<TimeControl>().is_err());
+        assert!("fischer:60+-1".parse::<TimeControl>().is_err());
         assert_eq!(
             "canadian:600+300/25"
                 .parse::<TimeControl>()
@@ -437,5 +559,34 @@ mod tests {
         clock.charge(control, 9.0).unwrap();
         assert!(clock.charge(control, 1.5).is_err());
         assert!(PlayerClock::new(control).used == 0.0);
+    }
+
+    #[test]
+    fn fischer_adds_the_increment_after_each_move_and_loses_past_the_grace() {
+        let control: TimeControl = "fischer:2+1/3.5".parse().unwrap();
+        assert_eq!(
+            control.settings_command().unwrap(),
+            "kata-time_settings fischer-capped 2 1 3.5 -1"
+        );
+        assert_eq!(control.fallback_command().unwrap(), "time_settings 2 0 0");
+        let plain: TimeControl = "fischer:300+5".parse().unwrap();
+        assert_eq!(
+            plain.settings_command().unwrap(),
+            "kata-time_settings fischer 300 5"
+        );
+        let mut clock = PlayerClock::new(control);
+        assert_eq!(clock.time_left(), (2.0, 0));
+        clock.charge(control, 0.5).unwrap();
+        assert_eq!(clock.time_left(), (2.5, 0));
+        clock.charge(control, 0.0).unwrap(); // capped at 3.5
+        assert_eq!(clock.time_left(), (3.5, 0));
+        clock.charge(control, 3.6).unwrap(); // within the grace: zero, then the increment
+        assert_eq!(clock.time_left(), (1.0, 0));
+        let loss = clock.charge(control, 1.3).unwrap_err();
+        assert_eq!(loss.allowed, 1.0);
+        // A seat without a clock never loses on time, yet its thinking time is counted.
+        let mut free = PlayerClock::new(TimeControl::None);
+        free.charge(TimeControl::None, 1e6).unwrap();
+        assert_eq!(free.used, 1e6);
     }
 }

@@ -31,7 +31,7 @@ pub enum GoCommand {
     FixedHandicap(usize),
     PlaceFreeHandicap(usize),
     SetFreeHandicap(Vec<Vertex>),
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    /// A clock command (`time_settings`, `time_left`, `kgs-`/`kata-time_settings`, …).
     Clock(ClockCommand),
     FinalScore,
     FinalStatusList(StoneStatus),
@@ -60,7 +60,7 @@ pub enum GoCommand {
 }
 
 /// The Go commands in `list_commands` order.
-pub const GO_COMMANDS: [&str; 39] = [
+pub const GO_COMMANDS: [&str; 41] = [
     "boardsize",
     "rectangular_boardsize",
     "clear_board",
@@ -78,6 +78,8 @@ pub const GO_COMMANDS: [&str; 39] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "kata-time_settings",
+    "kata-list_time_settings",
     "final_score",
     "final_status_list",
     "loadsgf",

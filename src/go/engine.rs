@@ -185,10 +185,7 @@ impl GoEngine {
             GoCommand::FixedHandicap(stones) => self.fixed_handicap(stones),
             GoCommand::PlaceFreeHandicap(stones) => self.place_free_handicap(stones),
             GoCommand::SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
-            GoCommand::Clock(command) => {
-                self.clock.apply(command);
-                Ok(String::new())
-            }
+            GoCommand::Clock(command) => Ok(self.clock.apply(command)),
             GoCommand::KgsRules(name) => Ok(self.kgs_rules(&name)),
             GoCommand::KataSetRules(rules) => {
                 self.game.set_rules(rules);

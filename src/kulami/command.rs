@@ -44,7 +44,7 @@ pub enum KulamiCommand {
     GetPosition,
     SetPosition(Setup),
     Komi,
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    /// A clock command (`time_settings`, `time_left`, `kgs-`/`kata-time_settings`, …).
     Clock(ClockCommand),
     /// `kulami-tiles`: GoGui graphics of the tiles and the marked ones.
     Tiles,
@@ -54,7 +54,7 @@ pub enum KulamiCommand {
 
 /// The Kulami commands in `list_commands` order; GoGui's six rules commands follow them
 /// (see [`crate::protocol::GOGUI_RULES_COMMANDS`]).
-pub const KULAMI_COMMANDS: [&str; 20] = [
+pub const KULAMI_COMMANDS: [&str; 22] = [
     "boardsize",
     "clear_board",
     "kulami-new_game",
@@ -73,6 +73,8 @@ pub const KULAMI_COMMANDS: [&str; 20] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "kata-time_settings",
+    "kata-list_time_settings",
     "kulami-tiles",
     "gogui-rules_board_gfx",
 ];

@@ -158,10 +158,7 @@ impl KulamiEngine {
                 Ok(String::new())
             }
             KulamiCommand::Komi => Ok(String::new()),
-            KulamiCommand::Clock(command) => {
-                self.clock.apply(command);
-                Ok(String::new())
-            }
+            KulamiCommand::Clock(command) => Ok(self.clock.apply(command)),
         }
     }
 

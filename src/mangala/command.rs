@@ -27,7 +27,7 @@ pub enum MangalaCommand {
     GetPosition,
     SetPosition(Position),
     Solve(Option<u64>),
-    /// `time_settings`, `time_left` or `kgs-time_settings`.
+    /// A clock command (`time_settings`, `time_left`, `kgs-`/`kata-time_settings`, …).
     Clock(ClockCommand),
     /// `gogui-rules_board_gfx`: each pit's exact count and the stores, as GoGui graphics.
     BoardGfx,
@@ -35,7 +35,7 @@ pub enum MangalaCommand {
 
 /// The Mangala commands in `list_commands` order; GoGui's six rules commands follow them
 /// (see [`crate::protocol::GOGUI_RULES_COMMANDS`]).
-pub const MANGALA_COMMANDS: [&str; 19] = [
+pub const MANGALA_COMMANDS: [&str; 21] = [
     "boardsize",
     "clear_board",
     "mangala-draw",
@@ -54,6 +54,8 @@ pub const MANGALA_COMMANDS: [&str; 19] = [
     "time_settings",
     "time_left",
     "kgs-time_settings",
+    "kata-time_settings",
+    "kata-list_time_settings",
     "gogui-rules_board_gfx",
 ];
 

@@ -205,10 +205,7 @@ impl MangalaEngine {
                 Ok(String::new())
             }
             MangalaCommand::Solve(max_nodes) => self.solve(max_nodes, session),
-            MangalaCommand::Clock(command) => {
-                self.clock.apply(command);
-                Ok(String::new())
-            }
+            MangalaCommand::Clock(command) => Ok(self.clock.apply(command)),
             MangalaCommand::BoardGfx => Ok(gogui::board_gfx(self.game.position())),
         }
     }

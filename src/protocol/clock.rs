@@ -3,7 +3,9 @@
 //!
 //! GTP's `time_settings` describes Canadian byo-yomi (`byo_yomi_stones` stones in
 //! `byo_yomi_time` seconds after the main time); `kgs-time_settings` adds absolute time and
-//! Japanese byo-yomi (a number of periods of `byo_yomi_time` seconds each).
+//! Japanese byo-yomi (a number of periods of `byo_yomi_time` seconds each); KataGo's
+//! `kata-time_settings` adds Fischer time (an increment after every move, the clock
+//! optionally capped), and `kata-list_time_settings` names what it takes.
 //!
 //! The clock knows nothing of any game: each player is a *seat*, 0 for the side that moves
 //! first in the game's usual order (Go, Abalone and Kulami: black; Mangala, whose starter
@@ -22,7 +24,16 @@ use std::time::Duration;
 use super::{Command, GtpError};
 
 /// The GTP clock commands, in `list_commands` order.
-pub const CLOCK_COMMANDS: [&str; 3] = ["time_settings", "time_left", "kgs-time_settings"];
+pub const CLOCK_COMMANDS: [&str; 5] = [
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "kata-time_settings",
+    "kata-list_time_settings",
+];
+
+/// What `kata-list_time_settings` answers: the systems `kata-time_settings` takes.
+pub const KATA_TIME_SYSTEMS: &str = "none absolute byoyomi canadian fischer fischer-capped";
 
 /// The seats of a two-player game's clock.
 pub const SEATS: usize = 2;
@@ -42,6 +53,15 @@ pub enum TimeSystem {
     },
     /// After `main`, `stones` moves in every `period` seconds.
     Canadian { main: f64, period: f64, stones: u32 },
+    /// `main` seconds, and `increment` more after every move; the clock never above
+    /// `main_cap` after the increment, no move longer than `move_cap` (KataGo's
+    /// `fischer-capped`; `None`: no such limit).
+    Fischer {
+        main: f64,
+        increment: f64,
+        main_cap: Option<f64>,
+        move_cap: Option<f64>,
+    },
 }
 
 impl TimeSystem {
@@ -80,6 +100,23 @@ impl fmt::Display for TimeSystem {
             } => {
                 write!(f, "canadian {main} {period} {stones}")
             }
+            TimeSystem::Fischer {
+                main,
+                increment,
+                main_cap: None,
+                move_cap: None,
+            } => write!(f, "fischer {main} {increment}"),
+            TimeSystem::Fischer {
+                main,
+                increment,
+                main_cap,
+                move_cap,
+            } => write!(
+                f,
+                "fischer-capped {main} {increment} {} {}",
+                main_cap.unwrap_or(-1.0),
+                move_cap.unwrap_or(-1.0)
+            ),
         }
     }
 }
@@ -100,7 +137,7 @@ impl TimeLeft {
     fn start(system: TimeSystem) -> TimeLeft {
         let (seconds, stones) = match system {
             TimeSystem::Unlimited => (0.0, 0),
-            TimeSystem::Absolute { main } => (main, 0),
+            TimeSystem::Absolute { main } | TimeSystem::Fischer { main, .. } => (main, 0),
             TimeSystem::Byoyomi {
                 main,
                 period,
@@ -120,6 +157,16 @@ impl TimeLeft {
     fn after_absolute_move(self, spent: f64) -> TimeLeft {
         TimeLeft {
             seconds: (self.seconds - spent).max(0.0),
+            stones: 0,
+        }
+    }
+
+    /// After a move that took `spent` seconds under Fischer time: the clock runs down (to
+    /// zero at most), then gains the increment, up to the cap.
+    fn after_fischer_move(self, spent: f64, increment: f64, main_cap: Option<f64>) -> TimeLeft {
+        let seconds = (self.seconds - spent).max(0.0) + increment;
+        TimeLeft {
+            seconds: main_cap.map_or(seconds, |cap| seconds.min(cap)),
             stones: 0,
         }
     }
@@ -277,6 +324,11 @@ impl Clock {
             TimeSystem::Canadian { period, stones, .. } => {
                 left.after_canadian_move(spent, period, stones)
             }
+            TimeSystem::Fischer {
+                increment,
+                main_cap,
+                ..
+            } => left.after_fischer_move(spent, increment, main_cap),
         };
         let TimeLeft { seconds, stones } = self.left[seat];
         tracing::debug!(
@@ -291,9 +343,9 @@ impl Clock {
         *self = Clock::new(self.system);
     }
 
-    /// Applies a parsed clock command: new settings start both clocks afresh (forgetting
-    /// what `time_left` said and what was charged).
-    pub fn apply(&mut self, command: ClockCommand) {
+    /// Applies a parsed clock command and returns its answer: new settings start both
+    /// clocks afresh (forgetting what `time_left` said and what was charged).
+    pub fn apply(&mut self, command: ClockCommand) -> String {
         match command {
             ClockCommand::Settings(system) => *self = Clock::new(system),
             ClockCommand::TimeLeft {
@@ -301,7 +353,9 @@ impl Clock {
                 seconds,
                 stones,
             } => self.set_time_left(seat, seconds, stones),
+            ClockCommand::ListSystems => return KATA_TIME_SYSTEMS.to_owned(),
         }
+        String::new()
     }
 
     /// The wall time `seat` may spend on its next move, or `None` when no clock runs.
@@ -325,6 +379,11 @@ impl Clock {
                 ..
             } if stones == 0 => seconds / moves_left + period / f64::from(per_period) * 0.5,
             TimeSystem::Canadian { .. } => seconds / f64::from(stones) * 0.9,
+            TimeSystem::Fischer {
+                increment,
+                move_cap,
+                ..
+            } => fischer_share(seconds, moves_left, increment, move_cap),
         };
         let margin = SAFETY_MARGIN.min(seconds * 0.2);
         let floor = MIN_ALLOTMENT_SECONDS
@@ -340,6 +399,14 @@ impl Clock {
     }
 }
 
+/// A Fischer move's share before the safety margin: the clock spread over the moves left
+/// plus most of the increment the move earns, never more than four fifths of what is left
+/// (the increment comes only after the move) nor than the longest a move may take.
+fn fischer_share(left: f64, moves_left: f64, increment: f64, move_cap: Option<f64>) -> f64 {
+    let share = (left / moves_left + increment * 0.8).min(left * 0.8);
+    move_cap.map_or(share, |cap| share.min(cap))
+}
+
 /// A clock command, parsed and checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ClockCommand {
@@ -351,6 +418,8 @@ pub enum ClockCommand {
         seconds: f64,
         stones: u32,
     },
+    /// `kata-list_time_settings`: the systems `kata-time_settings` takes.
+    ListSystems,
 }
 
 impl ClockCommand {
@@ -372,7 +441,9 @@ impl ClockCommand {
                     c.parse_arg(2, "a number of stones")?,
                 )))
             }
-            "kgs-time_settings" => parse_time_system(c).map(ClockCommand::Settings),
+            "kgs-time_settings" => parse_time_system(c, false).map(ClockCommand::Settings),
+            "kata-time_settings" => parse_time_system(c, true).map(ClockCommand::Settings),
+            "kata-list_time_settings" => c.no_args(ClockCommand::ListSystems),
             "time_left" => {
                 c.expect_args(3, "<color> <time> <stones>")?;
                 let word = c.arg(0)?;
@@ -409,24 +480,38 @@ fn parse_seconds(command: &Command, index: usize) -> Result<f64, GtpError> {
     }
 }
 
+/// A limit of `fischer-capped`: seconds, or a negative number for no limit.
+fn parse_limit(command: &Command, index: usize) -> Result<Option<f64>, GtpError> {
+    let value: f64 = command.parse_arg(index, "a number of seconds")?;
+    if value < 0.0 && value.is_finite() {
+        Ok(None)
+    } else {
+        parse_seconds(command, index).map(Some)
+    }
+}
+
 /// `kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN
-/// PERIOD STONES`.
-fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
+/// PERIOD STONES`; with `kata` (KataGo's `kata-time_settings`) also `fischer MAIN INC` and
+/// `fischer-capped MAIN INC MAIN_CAP MOVE_CAP`.
+fn parse_time_system(command: &Command, kata: bool) -> Result<TimeSystem, GtpError> {
     const USAGE: &str = "none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones>";
-    let system = command.arg(0).map_err(|_| command.usage_error(USAGE))?;
+    const KATA_USAGE: &str = "none | absolute <main> | byoyomi <main> <period> <periods> | canadian <main> <period> <stones> | fischer <main> <increment> | fischer-capped <main> <increment> <main_cap> <move_cap>";
+    let usage = if kata { KATA_USAGE } else { USAGE };
+    let system = command.arg(0).map_err(|_| command.usage_error(usage))?;
     match system.to_ascii_lowercase().as_str() {
         "none" => {
-            command.expect_args(1, USAGE)?;
+            command.expect_args(1, usage)?;
             Ok(TimeSystem::Unlimited)
         }
         "absolute" => {
-            command.expect_args(2, USAGE)?;
+            command.expect_args(2, usage)?;
             Ok(TimeSystem::Absolute {
                 main: parse_seconds(command, 1)?,
             })
         }
-        "byoyomi" => {
-            command.expect_args(4, USAGE)?;
+        // KataGo lists Japanese byo-yomi as `byo-yomi`.
+        "byoyomi" | "byo-yomi" => {
+            command.expect_args(4, usage)?;
             Ok(TimeSystem::Byoyomi {
                 main: parse_seconds(command, 1)?,
                 period: parse_seconds(command, 2)?,
@@ -434,7 +519,7 @@ fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
             })
         }
         "canadian" => {
-            command.expect_args(4, USAGE)?;
+            command.expect_args(4, usage)?;
             let stones = command.parse_arg(3, "a number of stones")?;
             if stones == 0 {
                 return Err(GtpError::syntax(
@@ -447,8 +532,37 @@ fn parse_time_system(command: &Command) -> Result<TimeSystem, GtpError> {
                 stones,
             })
         }
-        _ => Err(command.usage_error(USAGE)),
+        "fischer" if kata => {
+            command.expect_args(3, usage)?;
+            Ok(TimeSystem::Fischer {
+                main: parse_seconds(command, 1)?,
+                increment: parse_seconds(command, 2)?,
+                main_cap: None,
+                move_cap: None,
+            })
+        }
+        "fischer-capped" if kata => parse_fischer_capped(command, usage),
+        _ => Err(command.usage_error(usage)),
     }
+}
+
+/// `fischer-capped MAIN INC MAIN_CAP MOVE_CAP`: a cap used must not be below the main time
+/// (KataGo's rule), a negative one is no cap.
+fn parse_fischer_capped(command: &Command, usage: &str) -> Result<TimeSystem, GtpError> {
+    command.expect_args(5, usage)?;
+    let main = parse_seconds(command, 1)?;
+    let main_cap = parse_limit(command, 3)?;
+    if main_cap.is_some_and(|cap| cap < main) {
+        return Err(GtpError::syntax(
+            "the main time cap of fischer-capped must be at least the main time",
+        ));
+    }
+    Ok(TimeSystem::Fischer {
+        main,
+        increment: parse_seconds(command, 2)?,
+        main_cap,
+        move_cap: parse_limit(command, 4)?,
+    })
 }
 
 #[cfg(test)]

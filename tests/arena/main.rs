@@ -10,6 +10,7 @@ mod support;
 mod bad_settings;
 mod bots;
 mod clock;
+mod clock_odds;
 mod engine_reuse;
 mod expect;
 mod folders;

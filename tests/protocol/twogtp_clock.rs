@@ -51,10 +51,12 @@ struct Match<'a> {
     max_plies: usize,
 }
 
-/// What the controller measured: each side's `genmove` wall time, and the plies played.
+/// What the controller measured: each side's `genmove` wall time, the plies played, and
+/// each ply's time (the first side's plies are the even ones).
 struct Played {
     used: [Duration; 2],
     plies: usize,
+    took: Vec<Duration>,
 }
 
 impl Match<'_> {
@@ -68,12 +70,14 @@ impl Match<'_> {
         let mut used = [Duration::ZERO; 2];
         let mut passes = 0;
         let mut plies = 0;
+        let mut took = Vec::new();
         while plies < self.max_plies {
             let seat = plies % 2;
             let side = self.sides[seat];
             let asked = Instant::now();
             let answer = players[seat].send(&format!("genmove {side}"));
             used[seat] += asked.elapsed();
+            took.push(asked.elapsed());
             // A game over before its last pass (Abalone: six marbles off) refuses the move.
             let answer = match answer {
                 Ok(answer) => answer,
@@ -91,7 +95,7 @@ impl Match<'_> {
             }
             players[1 - seat].ask(&format!("play {side} {answer}"));
         }
-        Played { used, plies }
+        Played { used, plies, took }
     }
 }
 
@@ -165,5 +169,45 @@ fn abalone_keeps_within_its_main_time_without_time_left() {
             max_plies: 160,
         },
         MAIN,
+    );
+}
+
+/// Plays `game` under a Fischer clock of `main` seconds and `increment` a move and checks
+/// that no side's clock, as the controller keeps it, ever ran out.
+fn assert_within_fischer_clock(game: &Match<'_>, main: f64, increment: f64) {
+    let played = game.play();
+    assert!(
+        played.plies >= 10,
+        "the game ended after {} plies",
+        played.plies
+    );
+    let mut clocks = [main; 2];
+    for (ply, took) in played.took.iter().enumerate() {
+        let clock = &mut clocks[ply % 2];
+        *clock -= took.as_secs_f64();
+        assert!(
+            *clock >= 0.0,
+            "{}: ply {ply} ran the clock out ({took:?}; {clocks:?} left)",
+            game.sides[ply % 2]
+        );
+        *clock += increment;
+    }
+    eprintln!("{:?}: {} plies, {clocks:?} left", game.args, played.plies);
+}
+
+#[test]
+fn kulami_keeps_within_a_fischer_clock_without_time_left() {
+    // Two seconds and a fifth a move: a game of 28 moves a side would run out in a few
+    // moves without the increment, and each move is allotted less than it.
+    assert_within_fischer_clock(
+        &Match {
+            args: &["kulami", "--nodes", "1000000000000"],
+            setup: &["kata-time_settings fischer 2 0.2"],
+            sides: ["b", "r"],
+            passes_to_end: 1,
+            max_plies: 200,
+        },
+        2.0,
+        0.2,
     );
 }

@@ -37,6 +37,7 @@ pub(super) async fn conduct(
         warnings: [Vec::new(), Vec::new()],
         scores: ScoreWatch::default(),
         answered: [Answered::default(); 2],
+        decimal_time_left: [false; 2],
     };
     let ending = table.play(opening_seed).await;
     (ending, table.answered.map(Answered::thinking))
@@ -73,6 +74,28 @@ async fn send(
         }),
         Err(error) => Err(Fault::of(seat, error)),
     }
+}
+
+/// The standard command in place of `command`, which the engine refused (`message`) or
+/// does not know: Japanese byo-yomi as Canadian overtime of one stone a period (GNU Go, as
+/// KGS does), Fischer time as absolute time. No fallback: the refusal is the engine's fault.
+async fn send_fallback(
+    engine: &mut EngineProcess,
+    seat: Seat,
+    control: TimeControl,
+    command: &str,
+    message: &str,
+    timeout: Duration,
+) -> Result<(), Fault> {
+    let Some(fallback) = control.fallback_command() else {
+        return Err(Fault {
+            seat,
+            kind: "error",
+            detail: format!("'{command}' failed: {message}"),
+        });
+    };
+    send(engine, seat, &fallback, timeout, "error").await?;
+    Ok(())
 }
 
 /// Score adjudication's memory: the side both engines put ahead, for how many moves in a
@@ -123,6 +146,9 @@ struct Table<'a> {
     scores: ScoreWatch,
     /// Each seat's move requests answered, and their time.
     answered: [Answered; 2],
+    /// Each seat's engine took KataGo's `kata-time_settings`, so `time_left` may give it
+    /// decimals.
+    decimal_time_left: [bool; 2],
 }
 
 impl Table<'_> {
@@ -161,37 +187,48 @@ impl Table<'_> {
         Ok(())
     }
 
-    /// The clock, to engines that take clock commands.
+    /// The seat's clock, to engines that take clock commands: the settings command, or
+    /// its standard fallback to an engine that lacks the extension (`known_command` says
+    /// so, or the command is refused).
     async fn set_clock(&mut self, seat: Seat) -> Result<(), Fault> {
-        let control = self.settings.time_control;
+        let control = self.control(seat);
         let timeout = self.settings.start_timeout;
+        self.decimal_time_left[seat.index()] = false;
         let (Some(command), Some(_)) = (control.settings_command(), self.referee.clock_side(seat))
         else {
             return Ok(());
         };
         let engine = &mut self.engines[seat.index()];
+        if let Some(extension) = control.extension() {
+            // An engine that does not answer `known_command` does not know it either.
+            let known = match engine
+                .send(&format!("known_command {extension}"), timeout)
+                .await
+            {
+                Ok(Ok(answer)) => answer.trim() == "true",
+                Ok(Err(_)) => false,
+                Err(error) => return Err(Fault::of(seat, error)),
+            };
+            if !known {
+                return send_fallback(engine, seat, control, &command, "unknown", timeout).await;
+            }
+        }
         match engine.send(&command, timeout).await {
-            Ok(Ok(_)) => Ok(()),
-            // Engines without `kgs-time_settings` (GNU Go) get byo-yomi as Canadian
-            // overtime of one stone a period, as KGS does.
-            Ok(Err(message)) => {
-                let fallback = match control {
-                    TimeControl::Byoyomi { main, period, .. } => {
-                        format!("time_settings {main} {period} 1")
-                    }
-                    _ => {
-                        return Err(Fault {
-                            seat,
-                            kind: "error",
-                            detail: format!("'{command}' failed: {message}"),
-                        });
-                    }
-                };
-                send(engine, seat, &fallback, timeout, "error").await?;
+            Ok(Ok(_)) => {
+                // KataGo's extension promises decimals in `time_left` too.
+                self.decimal_time_left[seat.index()] = control.extension().is_some();
                 Ok(())
+            }
+            Ok(Err(message)) => {
+                send_fallback(engine, seat, control, &command, &message, timeout).await
             }
             Err(error) => Err(Fault::of(seat, error)),
         }
+    }
+
+    /// The clock of `seat`'s bot.
+    fn control(&self, seat: Seat) -> TimeControl {
+        self.settings.clock_of(self.seat_bots[seat.index()])
     }
 
     /// `--opening-plies`: random legal moves before the engines choose. The side to move's
@@ -336,7 +373,7 @@ impl Table<'_> {
     /// thought about); a request never answered (a crash, a timeout, `?`) is not.
     async fn request_move(&mut self, seat: Seat) -> Step<String> {
         let request = self.referee.move_request(seat);
-        let control = self.settings.time_control;
+        let control = self.control(seat);
         let clock = &mut self.clocks[seat.index()];
         let timeout = if control.is_none() {
             self.settings.move_timeout
@@ -349,9 +386,15 @@ impl Table<'_> {
         if !control.is_none()
             && let Some(side) = self.referee.clock_side(seat)
         {
-            // GTP's time_left takes whole seconds (GNU Go refuses decimals): rounded down.
             let (seconds, stones) = clock.time_left();
-            let command = format!("time_left {side} {} {stones}", seconds.floor() as u64);
+            let seconds = if self.decimal_time_left[seat.index()] {
+                // Milliseconds, rounded down: KataGo's extension takes decimals.
+                (seconds * 1000.0).floor() / 1000.0
+            } else {
+                // GTP's time_left takes whole seconds (GNU Go refuses decimals): rounded down.
+                seconds.floor()
+            };
+            let command = format!("time_left {side} {seconds} {stones}");
             let engine = &mut self.engines[seat.index()];
             send(engine, seat, &command, self.settings.move_timeout, "error").await?;
         }

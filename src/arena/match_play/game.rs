@@ -133,14 +133,7 @@ fn game_result(
         ),
         None => ("void".to_owned(), Winner::Void),
     };
-    let clock = if settings.time_control.is_none() {
-        String::new()
-    } else {
-        format!(
-            "; time control {}, thinking time {:.2} s and {:.2} s",
-            settings.time_control, used[0], used[1]
-        )
-    };
+    let clock = clock_note(settings, MatchSettings::seating(index), used);
     let opening = if settings.opening_plies > 0 {
         format!(
             "; the first {} plies drawn at random from the pair's seed (--opening-plies)",
@@ -174,6 +167,25 @@ fn game_result(
         thinking: spent.thinking.map(Some),
     };
     (result, record)
+}
+
+/// What a record's comment says of the clocks: `; time control TC, thinking time A s and
+/// B s` (the first seat's, then the second's), `; time controls TC1 and TC2, …` when the
+/// seats' clocks differ (time odds, in seat order), nothing without a clock.
+fn clock_note(settings: &MatchSettings, seat_bots: [usize; 2], used: [f64; 2]) -> String {
+    let [first, second] = seat_bots.map(|bot| settings.clock_of(bot));
+    let controls = if first == second {
+        if first.is_none() {
+            return String::new();
+        }
+        format!("time control {first}")
+    } else {
+        format!("time controls {first} and {second}")
+    };
+    format!(
+        "; {controls}, thinking time {:.2} s and {:.2} s",
+        used[0], used[1]
+    )
 }
 
 /// How a game's record comment starts: the game (from 1), its pair, its seed and the
@@ -216,7 +228,7 @@ async fn play_once(
         }
     };
     let mut engines = [first, second];
-    let mut clocks = [PlayerClock::new(settings.time_control); 2];
+    let mut clocks = seat_bots.map(|bot| PlayerClock::new(settings.clock_of(bot)));
     let (ending, thinking) = conduct(
         settings,
         referee.as_mut(),

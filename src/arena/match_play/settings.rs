@@ -113,7 +113,8 @@ pub struct MatchSettings {
     pub sprt: Option<SprtSpec>,
     /// Put before every progress line (the ladder names the pairing).
     pub label: String,
-    /// The game clocks (`--time-control`): told to the engines, charged, loss on time.
+    /// The game clocks (`--time-control`): told to the engines, charged, loss on time;
+    /// a bot's own clock ([`Bot::time_control`]) comes before it.
     pub time_control: TimeControl,
     /// End a game both engines count as clearly decided (engines that report scores).
     pub adjudication: Option<Adjudication>,
@@ -191,8 +192,18 @@ impl MatchSettings {
             command.extend(bot.args.iter().cloned());
             settings.push((format!("{key}.command"), command.join(" ")));
             settings.push((format!("{key}.startup"), bot.startup.join(" | ")));
+            // Time odds: only a bot's own clock is written, so that other matches resume
+            // unchanged.
+            if let Some(own) = bot.time_control.filter(|own| *own != self.time_control) {
+                settings.push((format!("{key}.time_control"), own.to_string()));
+            }
         }
         settings
+    }
+
+    /// The clock of bot `bot` (0 or 1): its own, else the match's.
+    pub fn clock_of(&self, bot: usize) -> TimeControl {
+        self.bots[bot].time_control.unwrap_or(self.time_control)
     }
 
     /// Game `index`'s referee: from its pair's opening under `--openings`, else from the

@@ -448,3 +448,127 @@ fn the_parser_names_what_was_wrong() {
     );
     assert_eq!(error("time_elapsed b 10 0"), "unknown command");
 }
+
+#[test]
+fn kata_time_settings_reads_every_system_and_fischer() {
+    assert_eq!(
+        parse("kata-time_settings fischer 300 5"),
+        Ok(ClockCommand::Settings(TimeSystem::Fischer {
+            main: 300.0,
+            increment: 5.0,
+            main_cap: None,
+            move_cap: None,
+        }))
+    );
+    assert_eq!(
+        parse("kata-time_settings fischer-capped 300 5.5 600 -1"),
+        Ok(ClockCommand::Settings(TimeSystem::Fischer {
+            main: 300.0,
+            increment: 5.5,
+            main_cap: Some(600.0),
+            move_cap: None,
+        }))
+    );
+    assert_eq!(
+        parse("kata-time_settings byo-yomi 60 10 3"),
+        parse("kgs-time_settings byoyomi 60 10 3")
+    );
+    assert_eq!(
+        parse("kata-time_settings none"),
+        Ok(ClockCommand::Settings(TimeSystem::Unlimited))
+    );
+    assert_eq!(
+        parse("kata-list_time_settings"),
+        Ok(ClockCommand::ListSystems)
+    );
+    // Fischer is KataGo's: kgs-time_settings does not take it.
+    assert!(error("kgs-time_settings fischer 300 5").contains("usage: kgs-time_settings"));
+    assert!(error("kata-time_settings fischer 300").contains("fischer <main> <increment>"));
+    assert_eq!(
+        error("kata-time_settings fischer-capped 300 5 200 -1"),
+        "syntax error: the main time cap of fischer-capped must be at least the main time"
+    );
+    assert_eq!(
+        error("kata-time_settings fischer 300 -5"),
+        "syntax error: expected a number of seconds, got '-5'"
+    );
+    let mut clock = Clock::default();
+    assert_eq!(clock.apply(ClockCommand::ListSystems), KATA_TIME_SYSTEMS);
+    let system = TimeSystem::Fischer {
+        main: 10.0,
+        increment: 1.0,
+        main_cap: Some(12.0),
+        move_cap: Some(2.0),
+    };
+    assert_eq!(system.to_string(), "fischer-capped 10 1 12 2");
+}
+
+#[test]
+fn fischer_adds_the_increment_after_each_move_up_to_the_cap() {
+    let mut clock = Clock::new(TimeSystem::Fischer {
+        main: 10.0,
+        increment: 2.0,
+        main_cap: Some(11.0),
+        move_cap: None,
+    });
+    assert_left(&clock, 0, 10.0, 0);
+    charge(&mut clock, 0, 0.5);
+    // 10 - 0.55 + 2, capped at 11.
+    assert_left(&clock, 0, 11.0, 0);
+    charge(&mut clock, 0, 4.0);
+    assert_left(&clock, 0, 11.0 - cost(4.0) + 2.0, 0);
+    // A clock run out gains the increment from zero.
+    charge(&mut clock, 0, 100.0);
+    assert_left(&clock, 0, 2.0, 0);
+    assert_left(&clock, 1, 10.0, 0);
+}
+
+#[test]
+fn a_fischer_move_gets_its_share_and_most_of_the_increment_never_the_whole_clock() {
+    let mut clock = Clock::new(TimeSystem::Fischer {
+        main: 300.0,
+        increment: 5.0,
+        main_cap: None,
+        move_cap: None,
+    });
+    // 300 / 30 + 0.8 × 5, less the margin.
+    assert!((secs(clock.allotment(0, 30)) - (14.0 - SAFETY_MARGIN)).abs() < 1e-9);
+    // Nearly out of time: the increment comes after the move, so the share stays within
+    // what is left.
+    clock.set_time_left(0, 1.0, 0);
+    let share = secs(clock.allotment(0, 30));
+    assert!(share < 0.8, "{share}");
+    clock.set_time_left(0, 0.0, 0);
+    assert_eq!(secs(clock.allotment(0, 30)), LAST_ALLOTMENT_SECONDS);
+    // A cap on each move holds.
+    let capped = Clock::new(TimeSystem::Fischer {
+        main: 300.0,
+        increment: 5.0,
+        main_cap: None,
+        move_cap: Some(3.0),
+    });
+    assert!((secs(capped.allotment(0, 30)) - (3.0 - SAFETY_MARGIN)).abs() < 1e-9);
+}
+
+#[test]
+fn a_long_fischer_game_without_time_left_keeps_within_its_clock() {
+    // Each move overruns its allotment by 20 ms and the controller sees 10 ms the engine
+    // does not; the controller's clock, with its increments, never runs out.
+    let system = TimeSystem::Fischer {
+        main: 5.0,
+        increment: 0.5,
+        main_cap: None,
+        move_cap: None,
+    };
+    let mut clock = Clock::new(system);
+    let mut controller = 5.0;
+    for _ in 0..200 {
+        let took = secs(clock.allotment(0, 30)) + 0.02;
+        assert!(
+            took + 0.01 <= controller,
+            "{controller} left, the move took {took}"
+        );
+        controller = controller - took - 0.01 + 0.5;
+        charge(&mut clock, 0, took);
+    }
+}

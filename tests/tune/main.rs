@@ -233,3 +233,14 @@ fn resuming_with_another_bot_or_settings_is_refused_naming_the_difference() {
     assert_eq!(theta_rows(&out).len(), 1, "nothing played");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shipped example of docs/guide-tuning.md is a valid tune.
+#[test]
+fn the_shipped_tuning_bot_file_reads() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots/go-tuning/hamle-go-200-prior.toml");
+    let text = std::fs::read_to_string(&path).expect("the shipped tuning bot");
+    let params = hamle::arena::tune::read_tune(&text).expect("a valid [tune] table");
+    assert_eq!(params[0].name, "learned-prior");
+    hamle::arena::bots::Bot::from_toml(&text, &path).expect("a valid bot file");
+}

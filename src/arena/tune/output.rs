@@ -18,7 +18,8 @@ pub fn progress_line(tune: &Tune, steps: &[Step]) -> String {
         "tune: iteration {}/{}, {games} games ({:+}), {}",
         last.iteration,
         tune.schedule.iterations,
-        last.result,
+        // Adding 0 turns -0 (no wins less no losses, counted from the minus side) into 0.
+        last.result + 0.0,
         theta_text(tune, &last.theta)
     )
 }

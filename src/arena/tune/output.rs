@@ -69,6 +69,17 @@ pub fn write_tuned_bot(tune: &Tune, theta: &[f64]) -> Result<PathBuf, MatchError
         "name".to_owned(),
         toml::Value::String(format!("{}-tuned", tune.bot.name)),
     );
+    // A relative working folder is relative to the bot file's folder, which the tuned file
+    // is not in: it is written as the folder it names.
+    if let Some(dir) = &tune.bot.working_dir
+        && table.contains_key("working_dir")
+    {
+        let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+        table.insert(
+            "working_dir".to_owned(),
+            toml::Value::String(absolute.display().to_string()),
+        );
+    }
     for (param, &x) in tune.params.iter().zip(theta) {
         let value = match param.engine_value(x) {
             crate::arena::bots::OptionValue::Integer(n) => toml::Value::Integer(n),

@@ -197,8 +197,8 @@ impl Tune {
         let minus = self.with_values(&perturbation.minus, "minus");
         let label = |what: &str| format!("[iteration {k}/{}{what}] ", self.schedule.iterations);
         let Some(opponent) = &self.against else {
-            let dir = self.iteration_dir(k, "");
-            let results = self.play(&[plus.clone(), minus], dir, k, label(""), resume)?;
+            let dirs = [self.iteration_dir(k, ""), self.iteration_dir(k + 1, "")];
+            let results = self.play(&[plus.clone(), minus], dirs, k, label(""), resume)?;
             return Ok((results.len(), wins_less_losses(&results, &plus.name)));
         };
         let mut total = 0.0;
@@ -206,20 +206,27 @@ impl Tune {
         for (side, sign) in [(plus, 1.0), (minus, -1.0)] {
             let which = if sign > 0.0 { "plus" } else { "minus" };
             let dir = self.iteration_dir(k, &format!("-{which}"));
+            let next = if sign > 0.0 {
+                self.iteration_dir(k, "-minus")
+            } else {
+                self.iteration_dir(k + 1, "-plus")
+            };
             let pair = [side.clone(), opponent.clone()];
-            let results = self.play(&pair, dir, k, label(&format!(" {which}")), resume)?;
+            let results = self.play(&pair, [dir, next], k, label(&format!(" {which}")), resume)?;
             games += results.len();
             total += sign * wins_less_losses(&results, &side.name);
         }
         Ok((games, total))
     }
 
-    /// One match of iteration k (its seed derived from the run's and k), resumed when its
-    /// folder was started.
+    /// One match of iteration k (its seed derived from the run's and k) in `dir`, resumed
+    /// when its folder was started. When the match played after it (in `next`) was started,
+    /// this one ended whole (results, PGN, pages): on --resume its results are read as
+    /// they are, with no engine started, so that a long run resumes in moments.
     fn play(
         &self,
         bots: &[Bot; 2],
-        dir: PathBuf,
+        [dir, next]: [PathBuf; 2],
         k: usize,
         label: String,
         resume: bool,
@@ -231,6 +238,14 @@ impl Tune {
         settings.out_dir = dir;
         settings.label = label;
         let started = settings.out_dir.join(SETTINGS_FILE).is_file();
+        if resume && started && next.join(SETTINGS_FILE).is_file() {
+            let path = settings.out_dir.join(SETTINGS_FILE);
+            check_settings(&settings.out_dir, &path, &settings.decisive())?;
+            let results = store::read_results(&settings.out_dir.join(store::RESULTS_FILE))?;
+            if results.len() == settings.games {
+                return Ok(results);
+            }
+        }
         run_match(&settings, resume && started)
     }
 

@@ -70,8 +70,8 @@ struct TuneFile {
     tune: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
 }
 
-/// Reads the `[tune]` table of a bot file's text; errors name the line. `None` for a file
-/// with no `[tune]` table (the caller says what to add).
+/// Reads the `[tune]` table of a bot file's text; errors name the line. A file without
+/// one is an error that shows what to add.
 pub fn read_tune(text: &str) -> Result<Vec<Param>, String> {
     let file: TuneFile = toml::from_str(text).map_err(|error| error.message().to_owned())?;
     let mut params = Vec::new();

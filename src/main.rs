@@ -33,6 +33,8 @@ enum Commands {
     Match(MatchArgs),
     /// Round robin, gauntlet or Swiss among bots of one game: Elo by maximum likelihood, crosstable.
     Ladder(LadderArgs),
+    /// Tune a bot file's numeric options by SPSA, every iteration a match; resumable.
+    Tune(hamle::arena::tune::cli::TuneArgs),
     /// Turn a game record (SGF, .mat, or a text record) into a page that replays it in a browser.
     View(ViewArgs),
     /// Count the move sequences of a given length (move-generator check).
@@ -84,6 +86,9 @@ fn main() -> ExitCode {
         }
         Commands::Ladder(args) => {
             return supervised(|| hamle::arena::cli::run_ladder_command(args));
+        }
+        Commands::Tune(args) => {
+            return supervised(|| hamle::arena::tune::cli::run(args));
         }
         Commands::View(args) => return hamle::arena::view::cli::run(args),
         Commands::Engine(engine) => engine.run(),

@@ -84,6 +84,10 @@ struct BotFile {
     time_control: Option<String>,
     #[serde(default)]
     options: BTreeMap<String, OptionValue>,
+    /// `hamle tune`'s table (read and checked by `arena::tune`); a match ignores it and
+    /// plays `[options]`.
+    #[serde(default, rename = "tune")]
+    _tune: Option<toml::Table>,
 }
 
 /// A bot, read and checked.

@@ -30,4 +30,5 @@ pub mod store;
 pub mod suite_maker;
 pub mod summary;
 pub mod time_control;
+pub mod tune;
 pub mod view;

@@ -12,6 +12,7 @@
 //! `report/golden/` holds whole pages the tests compare with byte for byte.
 
 mod chart;
+pub(crate) use chart::tick_step;
 mod page;
 
 use std::path::Path;
@@ -108,7 +109,7 @@ pub fn write_summary(
     Ok(ratings)
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -131,7 +132,7 @@ const PALETTE: [&str; 10] = [
 ];
 
 /// The colour of the bot at `index` in `names`, the same in the chart and the tables.
-fn colour(index: usize) -> &'static str {
+pub(crate) fn colour(index: usize) -> &'static str {
     PALETTE[index % PALETTE.len()]
 }
 

@@ -71,6 +71,7 @@ fn zsh_and_fish_scripts_name_every_subcommand() {
             "tavla",
             "match",
             "ladder",
+            "tune",
             "view",
             "completions",
             "man",

@@ -129,7 +129,7 @@ impl Scale {
 }
 
 /// A round step for about `target` ticks over `span`.
-fn tick_step(span: f64, target: f64) -> f64 {
+pub(crate) fn tick_step(span: f64, target: f64) -> f64 {
     let raw = (span / target).max(1e-9);
     let magnitude = 10f64.powf(raw.log10().floor());
     for factor in [1.0, 2.0, 2.5, 5.0, 10.0] {

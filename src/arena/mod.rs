@@ -8,6 +8,7 @@
 pub mod adjudication;
 pub mod bench;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod expect;
 pub mod folder;

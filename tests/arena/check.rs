@@ -172,3 +172,78 @@ fn a_failure_shows_its_exchange_and_protocol_md_section_in_the_table() {
         "{text}"
     );
 }
+
+/// `examples/bots/NAME`.
+fn example(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/bots")
+        .join(name);
+    format!("python3 {} --seed 5", path.display())
+}
+
+/// The example bots pass `hamle check` and play a match against a hamle engine to its end.
+/// (`--opening-plies 0`: Mangala's random openings ask the engines for their legal moves,
+/// which the example bot does not list.)
+#[test]
+fn the_example_bots_pass_and_play_a_match() {
+    require_python3();
+    let bots = [
+        (
+            "go",
+            "go_random.py",
+            "hamle go --playouts 20 --rules chinese".to_owned(),
+        ),
+        (
+            "kulami",
+            "kulami_random.py",
+            "hamle kulami --nodes 200".to_owned(),
+        ),
+        (
+            "mangala",
+            "mangala_random.py",
+            mangala_engine("200").join(" "),
+        ),
+    ];
+    for (game, file, opponent) in &bots {
+        let bot = example(file);
+        passes(&[&bot, "--game", game]);
+        let out =
+            std::env::temp_dir().join(format!("hamle-check-example-{game}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let output = Command::new(HAMLE)
+            .args([
+                "match",
+                &format!("random={bot}"),
+                &format!("engine={opponent}"),
+            ])
+            .args([
+                "--game",
+                game,
+                "--games",
+                "2",
+                "--opening-plies",
+                "0",
+                "--sets",
+                "1",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("run hamle match");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{game}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let results = std::fs::read_to_string(out.join("results.tsv")).expect("results.tsv");
+        assert_eq!(results.lines().count(), 2, "{game}: two games: {results}");
+        for line in results.lines() {
+            assert!(
+                !line.contains("illegal move by random") && !line.contains("of random"),
+                "{game}: {line}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

@@ -322,7 +322,7 @@ const OPTIONAL: &[(&str, Option<GameKind>, &str)] = &[
     (
         "kgs-genmove_cleanup",
         Some(GameKind::Go),
-        "nothing in the arena; KGS and GoGui's cleanup",
+        "KGS and GoGui (not the arena)",
     ),
     (
         "lz-analyze",
@@ -370,7 +370,7 @@ pub async fn optional(
         items.push(Item::new(
             command,
             status,
-            format!("{word}; needed by {needed_by}"),
+            format!("{word}; used by {needed_by}"),
         ));
     }
     items

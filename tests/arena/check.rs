@@ -8,20 +8,15 @@ use std::process::{Command, Output};
 use crate::support::arena::{HAMLE, mangala_engine};
 use crate::support::peers::{GNUGO, require_python3};
 
-/// `hamle check ARGS --json` with short timeouts and games.
+/// `hamle check ARGS --json` with short games.
 fn check(args: &[&str]) -> (Output, serde_json::Value) {
     let output = Command::new(HAMLE)
         .arg("check")
         .args(args)
-        .args([
-            "--json",
-            "--timeout",
-            "3",
-            "--start-timeout",
-            "3",
-            "--plies",
-            "10",
-        ])
+        // Python starts slowly on a loaded machine: the handshake and setup get a minute;
+        // the answers after them (where the broken bots break) a few seconds.
+        .args(["--json", "--timeout", "4", "--start-timeout", "60"])
+        .args(["--plies", "10"])
         .output()
         .expect("run hamle check");
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {

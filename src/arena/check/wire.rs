@@ -264,7 +264,10 @@ impl Session {
         timeout: Duration,
         transcript: &mut Transcript,
     ) -> Reply {
-        let deadline = tokio::time::Instant::now() + timeout;
+        let mut deadline = tokio::time::Instant::now() + timeout;
+        // Once an answer has begun, its rest is due within the answers' timeout (a slow
+        // start, under --start-timeout, does not make a missing empty line slow to show).
+        let rest = self.timeout.min(timeout);
         let Some(engine) = self.engine.as_mut() else {
             return Err(Problem::Closed);
         };
@@ -273,7 +276,7 @@ impl Session {
         loop {
             let line = match tokio::time::timeout_at(deadline, engine.read_raw_line()).await {
                 Err(_) if lines.is_empty() => return Err(Problem::Timeout(timeout)),
-                Err(_) => return Err(Problem::NoBlankLine(timeout)),
+                Err(_) => return Err(Problem::NoBlankLine(rest)),
                 Ok(Err(_) | Ok(None)) => return Err(Problem::Closed),
                 Ok(Ok(Some(line))) => line,
             };
@@ -283,6 +286,9 @@ impl Session {
                     continue;
                 }
                 return judge_lines(id, &lines);
+            }
+            if lines.is_empty() {
+                deadline = deadline.min(tokio::time::Instant::now() + rest);
             }
             if lines.is_empty() && !(line.starts_with('=') || line.starts_with('?')) {
                 return Err(Problem::Garbage(format!(

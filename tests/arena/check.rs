@@ -119,6 +119,7 @@ fn each_broken_engine_fails_on_its_item_and_leaves_nothing_running() {
         ("crash", "moves, first seat"),
         ("hang", "moves, first seat"),
         ("garbage", "moves, first seat"),
+        ("babble", "moves, first seat"),
         ("no-id", "framing"),
         ("no-blank", "framing"),
         ("accept-illegal", "illegal move refused"),

@@ -342,3 +342,50 @@ fn judge_lines(id: Option<u64>, lines: &[String]) -> Reply {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &[&str]) -> Vec<String> {
+        text.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn answers_are_judged_by_their_id() {
+        assert_eq!(
+            judge_lines(Some(3), &lines(&["=3 D4"])),
+            Ok(Ok("D4".to_owned()))
+        );
+        assert_eq!(
+            judge_lines(Some(3), &lines(&["?3 no"])),
+            Ok(Err("no".to_owned()))
+        );
+        assert!(matches!(
+            judge_lines(Some(3), &lines(&["= D4"])),
+            Err(Problem::Id(_))
+        ));
+        assert!(matches!(
+            judge_lines(Some(1), &lines(&["=12 D4"])),
+            Err(Problem::Id(_))
+        ));
+        assert_eq!(judge_lines(None, &lines(&["= 2"])), Ok(Ok("2".to_owned())));
+        assert!(matches!(
+            judge_lines(None, &lines(&["=7 2"])),
+            Err(Problem::Id(_))
+        ));
+        assert_eq!(
+            judge_lines(None, &lines(&["= ", "a", "b"])),
+            Ok(Ok("\na\nb".to_owned()))
+        );
+    }
+
+    #[test]
+    fn only_id_and_blank_line_problems_are_the_framing_items() {
+        assert!(Problem::Id(String::new()).is_framing());
+        assert!(Problem::NoBlankLine(Duration::from_secs(1)).is_framing());
+        assert!(!Problem::Timeout(Duration::from_secs(1)).is_framing());
+        assert!(!Problem::Closed.is_framing());
+        assert!(!Problem::Garbage(String::new()).is_framing());
+    }
+}

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use hamle::arena::bench::BenchArenaArgs;
+use hamle::arena::check::CheckArgs;
 use hamle::arena::cli::{LadderArgs, MatchArgs, RegressArgs};
 use hamle::arena::view::cli::ViewArgs;
 use hamle::games::{BenchGame, EngineCommand, PerftGame};
@@ -31,6 +32,9 @@ enum Commands {
     Regress(RegressArgs),
     /// Play two bots against each other, refereed by our rules; resumable results.
     Match(MatchArgs),
+    /// Check that a bot can play a match: handshake, setup, short games refereed by our
+    /// rules in both seats, an illegal move refused, framing, clock, junk, quit (exit 0 or 1).
+    Check(CheckArgs),
     /// Round robin, gauntlet or Swiss among bots of one game: Elo by maximum likelihood, crosstable.
     Ladder(LadderArgs),
     /// Tune a bot file's numeric options by SPSA, every iteration a match; resumable.
@@ -83,6 +87,9 @@ fn main() -> ExitCode {
         Commands::Regress(args) => return supervised(|| hamle::arena::cli::regress(args)),
         Commands::Match(args) => {
             return supervised(|| hamle::arena::cli::run_match_command(args));
+        }
+        Commands::Check(args) => {
+            return supervised(|| hamle::arena::check::run_check_command(args));
         }
         Commands::Ladder(args) => {
             return supervised(|| hamle::arena::cli::run_ladder_command(args));

@@ -467,6 +467,39 @@ impl EngineProcess {
         }
     }
 
+    /// For `hamle check`, which judges the framing itself: writes `text` (whole lines) as
+    /// it is, nothing told ahead and no id added.
+    pub async fn write_raw(&mut self, text: &str) -> Result<(), EngineError> {
+        self.write_lines(text, text.trim_end()).await
+    }
+
+    /// For `hamle check`: the next line the engine writes, its line end trimmed and control
+    /// characters shown escaped as every answer is; `None` once it closed its output. A
+    /// line is cut at [`MAX_RESPONSE_LINE`] bytes. Bytes of a line cut short by a timeout
+    /// around this call are lost: the caller gives up on the engine then.
+    pub async fn read_raw_line(&mut self) -> std::io::Result<Option<String>> {
+        let mut bytes = Vec::new();
+        let read = (&mut self.stdout)
+            .take(MAX_RESPONSE_LINE)
+            .read_until(b'\n', &mut bytes)
+            .await?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim_end_matches(['\n', '\r']).replace('\t', " ");
+        Ok(Some(crate::text::printable(&text).into_owned()))
+    }
+
+    /// For `hamle check`: how the process ended if it exits within `wait` (it is then
+    /// reaped; [`EngineProcess::kill`] still ends what it left in its group).
+    pub async fn exit_within(&mut self, wait: Duration) -> Option<ExitStatus> {
+        tokio::time::timeout(wait, self.child.wait())
+            .await
+            .ok()
+            .and_then(Result::ok)
+    }
+
     /// Says `quit`, waits briefly for the process to exit, kills its group if it does not,
     /// and reaps it; then ends whatever it left running in its group. Returns how it ended.
     pub async fn shutdown(mut self) -> Option<ExitStatus> {

@@ -9,6 +9,7 @@ pub mod adjudication;
 pub mod bench;
 pub mod bots;
 pub mod cgroup;
+pub mod check;
 pub mod cli;
 pub mod expect;
 pub mod folder;

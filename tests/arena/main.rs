@@ -1,7 +1,7 @@
 //! The arena's tests, end to end through the `hamle` binary: `hamle match` for every game
 //! (`matches` for its resuming and failure policies, `games`, `tavla`, `clock`), `hamle
-//! ladder` and `hamle regress`; `folders` (locks, foreign folders, forged results, unsafe
-//! names) and `processes` (capped logs, process groups) for both; `engine_reuse` (engines
+//! ladder`, `hamle regress` and `hamle check` (`check`); `folders` (locks, foreign
+//! folders, forged results, unsafe names) and `processes` (capped logs, process groups) for both; `engine_reuse` (engines
 //! kept between games against fresh ones, `hamle bench arena`).
 
 #[path = "../support/mod.rs"]
@@ -9,6 +9,7 @@ mod support;
 
 mod bad_settings;
 mod bots;
+mod check;
 mod clock;
 mod clock_odds;
 mod engine_reuse;

@@ -105,6 +105,11 @@ pub struct ArenaOptions {
     /// `per-game`: fresh engines for every game. Both play the same games.
     #[arg(long, value_enum, default_value = "on-failure")]
     pub restart: super::match_play::RestartPolicy,
+    /// Keep every line to and from each engine, timed and marked by direction, one file a
+    /// game and bot: `logs/protocol/GAME-BOT.log` (at most 1 MiB each time an engine opens
+    /// it); each game's viewer page links its two.
+    #[arg(long)]
+    pub log_protocol: bool,
 }
 
 /// The settings of a match between `bots` from the shared options.
@@ -165,6 +170,7 @@ pub fn match_settings(
         shard: None,
         openings,
         restart: options.restart,
+        log_protocol: options.log_protocol,
     })
 }
 

@@ -316,6 +316,9 @@ fn print_standing(standing: &super::ladder::Standing, dir: &std::path::Path, anc
     if let Some(line) = super::summary::thinking_line(&standing.results, &names) {
         println!("{line}");
     }
+    for line in super::summary::totals_lines(&standing.results, &names) {
+        println!("{line}");
+    }
     match &standing.ratings {
         Some(ratings) => {
             print!("{}", super::rating::report(&standing.tally, ratings));

@@ -68,6 +68,7 @@ fn untimed_results(out: &Path) -> Vec<GameResult> {
         .flat_map(|r| r.thinking.iter_mut().flatten())
     {
         thinking.millis = 0;
+        thinking.longest = thinking.longest.map(|_| 0);
     }
     results
 }

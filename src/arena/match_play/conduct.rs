@@ -48,11 +48,12 @@ pub(super) async fn conduct(
 struct Answered {
     requests: usize,
     took: Duration,
+    longest: Duration,
 }
 
 impl Answered {
     fn thinking(self) -> Thinking {
-        Thinking::of(self.requests, self.took)
+        Thinking::of(self.requests, self.took, self.longest)
     }
 }
 
@@ -362,6 +363,7 @@ impl Table<'_> {
                 let answered = &mut self.answered[seat.index()];
                 answered.requests += 1;
                 answered.took += elapsed;
+                answered.longest = answered.longest.max(elapsed);
                 answer
             }
             Ok(Err(message)) => {

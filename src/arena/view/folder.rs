@@ -132,6 +132,10 @@ pub fn write_match_report(match_dir: &Path) -> Result<(), String> {
         escape(&title)
     );
     let results = results_of(match_dir)?;
+    let names = [setting("bot1.name"), setting("bot2.name")];
+    page.push_str(&crate::arena::summary::totals_table(
+        &results, &names, escape,
+    ));
     let _ = writeln!(
         page,
         "<p>{} of {} games played.</p>\n<table class=\"games\">\n<tr><th>Game</th><th>First</th><th>Second</th><th>Result</th><th>Why</th><th>Moves</th></tr>",

@@ -507,3 +507,45 @@ fn opening_plies_vary_pairs_of_deterministic_engines_reproducibly() {
     assert_eq!(first_two(&results[0]), first_two(&results[1]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--opening-plies` draws from the referee's own list of legal moves: in Go and Tavla,
+/// whose engines list none, every listed move is one the referee then accepts, over
+/// whole random games.
+#[test]
+fn every_move_the_referee_lists_it_accepts() {
+    use hamle::contract::{Referee, Turn};
+    let play_out = |referee: &mut dyn Referee, seed: u64| {
+        for ply in 0..400u64 {
+            let _ = referee.interlude();
+            if referee.natural_end().is_some() {
+                return;
+            }
+            let seat = referee.seat_to_move();
+            let request = referee.move_request(seat);
+            let answer = if request.starts_with("genmove ") {
+                let legal = referee.legal_moves().expect("a list");
+                if legal.is_empty() {
+                    "pass".to_owned()
+                } else {
+                    let pick = hamle::seed::derive_seed(seed, ply) % legal.len() as u64;
+                    legal[pick as usize].clone()
+                }
+            } else {
+                // Tavla's cube decisions: never doubled.
+                "no_double".to_owned()
+            };
+            let turn = referee.apply(seat, &answer);
+            assert!(
+                matches!(turn, Ok(Turn::Played { .. })),
+                "{request} -> {answer}: {turn:?}"
+            );
+        }
+    };
+    for seed in 0..3 {
+        let mut go = hamle::go::referee::GoReferee::new(9, 7.5, hamle::go::rules::RuleSet::Chinese)
+            .expect("a 9x9 referee");
+        play_out(&mut go, seed);
+        let mut tavla = hamle::tavla::referee::TavlaReferee::new(Default::default(), seed);
+        play_out(&mut tavla, seed);
+    }
+}

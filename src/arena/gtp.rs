@@ -245,10 +245,12 @@ impl EngineProcess {
             Some(path) => Some(open_log(path).map_err(spawn_error)?),
             None => None,
         };
-        let protocol = match &launch.protocol_log {
-            Some(path) => Some(ProtocolLog::open(path, &launch.label).map_err(spawn_error)?),
-            None => None,
-        };
+        // A log that cannot be opened costs the log, not the engine's game.
+        let protocol = launch.protocol_log.as_deref().and_then(|path| {
+            ProtocolLog::open(path, &launch.label)
+                .map_err(|error| tracing::warn!("--log-protocol: {}: {error}", path.display()))
+                .ok()
+        });
         let started = Instant::now();
         let mut command = match super::reaper::supervised(&launch.program, &launch.args) {
             Some((shim, words)) => {

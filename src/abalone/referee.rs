@@ -6,7 +6,7 @@ use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, S
 
 use super::board::Color;
 use super::moves::Move;
-use super::position::StartPosition;
+use super::position::{MoveList, StartPosition};
 use super::rules::{EndReason, EndRules, Game, GameResult};
 
 /// Abalone's match flags, as `hamle match` and `hamle ladder` take them.
@@ -89,6 +89,19 @@ impl Referee for AbaloneReferee {
         Ok(Turn::Played {
             forward: format!("play {} {mv}", color.letter()),
         })
+    }
+
+    /// As the engine's `gogui-rules_legal_moves` lists them (without `--gogui`): sorted
+    /// as text.
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        if self.game.is_over() {
+            return Some(Vec::new());
+        }
+        let mut list = MoveList::new();
+        self.game.position().legal_moves(&mut list);
+        let mut moves: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+        moves.sort();
+        Some(moves)
     }
 
     fn natural_end(&self) -> Option<Outcome> {

@@ -31,6 +31,10 @@ pub struct RegressArgs {
     /// Append the engine's stderr to this file (discarded otherwise).
     #[arg(long)]
     pub stderr_log: Option<PathBuf>,
+    /// Write every line to and from the engine to this file, timed and marked by direction
+    /// (at most 1 MiB a `.tst` file).
+    #[arg(long)]
+    pub log_protocol: Option<PathBuf>,
 }
 
 /// Runs `hamle regress`; exit 0 when all went as expected, 1 on an unexpected failure,
@@ -63,6 +67,7 @@ pub fn regress(args: RegressArgs) -> ExitCode {
         hamle_exe: &hamle,
         timeout,
         stderr_log: args.stderr_log,
+        protocol_log: args.log_protocol,
     };
     match regress.run(&files, &mut std::io::stdout().lock()) {
         Ok((_, status)) => ExitCode::from(status as u8),
@@ -312,6 +317,9 @@ fn print_standing(standing: &super::ladder::Standing, dir: &std::path::Path, anc
     let games = standing.results.len();
     let names: Vec<&str> = standing.tally.names.iter().map(String::as_str).collect();
     if let Some(line) = super::summary::thinking_line(&standing.results, &names) {
+        println!("{line}");
+    }
+    for line in super::summary::totals_lines(&standing.results, &names) {
         println!("{line}");
     }
     match &standing.ratings {

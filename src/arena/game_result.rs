@@ -66,21 +66,40 @@ pub struct GameResult {
 pub struct Thinking {
     pub asked: usize,
     pub millis: u64,
+    /// The longest request's time, in milliseconds; `None` in lines written before hamle
+    /// kept it.
+    pub longest: Option<u64>,
 }
 
 impl Thinking {
-    /// `asked` requests that took `took` in all, rounded to the millisecond.
-    pub fn of(asked: usize, took: std::time::Duration) -> Thinking {
-        let millis = took.as_micros().saturating_add(500) / 1000;
+    /// `asked` requests that took `took` in all, the longest `longest`, rounded to the
+    /// millisecond.
+    pub fn of(asked: usize, took: std::time::Duration, longest: std::time::Duration) -> Thinking {
+        let millis = |time: std::time::Duration| {
+            u64::try_from(time.as_micros().saturating_add(500) / 1000).unwrap_or(u64::MAX)
+        };
         Thinking {
             asked,
-            millis: u64::try_from(millis).unwrap_or(u64::MAX),
+            millis: millis(took),
+            longest: Some(millis(longest)),
         }
     }
 
     /// The time in seconds, `12.345`: written exactly, not through a float.
     fn seconds_text(self) -> String {
-        format!("{}.{:03}", self.millis / 1000, self.millis % 1000)
+        seconds_text(self.millis)
+    }
+}
+
+/// Milliseconds in seconds, `12.345`: written exactly, not through a float.
+fn seconds_text(millis: u64) -> String {
+    format!("{}.{:03}", millis / 1000, millis % 1000)
+}
+
+impl Thinking {
+    /// The fields `longest_first=2.345` and the like, when the longest time is kept.
+    fn longest_field(self, word: &str) -> Option<String> {
+        Some(format!("longest_{word}={}", seconds_text(self.longest?)))
     }
 }
 
@@ -125,9 +144,12 @@ impl GameResult {
             .filter_map(|(word, thinking)| Some((word, thinking?)))
             .flat_map(|(word, thinking)| {
                 [
-                    format!("time_{word}={}", thinking.seconds_text()),
-                    format!("asked_{word}={}", thinking.asked),
+                    Some(format!("time_{word}={}", thinking.seconds_text())),
+                    Some(format!("asked_{word}={}", thinking.asked)),
+                    thinking.longest_field(word),
                 ]
+                .into_iter()
+                .flatten()
             })
     }
 
@@ -194,7 +216,19 @@ fn thinking_of(fields: &BTreeMap<&str, &str>, index: usize) -> Result<Option<Thi
     let asked = asked
         .parse()
         .map_err(|_| format!("field '{asked_key}' is not a number: '{asked}'"))?;
-    Ok(Some(Thinking { asked, millis }))
+    let longest_key = format!("longest_{word}");
+    let longest = match fields.get(longest_key.as_str()) {
+        None => None,
+        Some(text) => Some(
+            millis_of(text)
+                .ok_or_else(|| format!("field '{longest_key}' is not seconds: '{text}'"))?,
+        ),
+    };
+    Ok(Some(Thinking {
+        asked,
+        millis,
+        longest,
+    }))
 }
 
 /// `12.345` (at most three decimals) in milliseconds, exactly; `None` for anything else.
@@ -265,15 +299,17 @@ mod tests {
             Some(Thinking {
                 asked: 21,
                 millis: 12_345,
+                longest: Some(2_001),
             }),
             Some(Thinking {
                 asked: 20,
                 millis: 7,
+                longest: None,
             }),
         ]);
         let line = timed.to_line();
         assert!(
-            line.ends_with("\treason=resignation\ttime_first=12.345\tasked_first=21\ttime_second=0.007\tasked_second=20"),
+            line.ends_with("\treason=resignation\ttime_first=12.345\tasked_first=21\tlongest_first=2.001\ttime_second=0.007\tasked_second=20"),
             "{line}"
         );
         assert_eq!(GameResult::from_line(&line), Ok(timed));
@@ -296,7 +332,8 @@ mod tests {
                 None,
                 Some(Thinking {
                     asked: 3,
-                    millis: 1500
+                    millis: 1500,
+                    longest: None,
                 })
             ]
         );
@@ -341,7 +378,10 @@ mod tests {
         for text in ["", ".5", "1,5", "1e3", "+1", "1.2.3", "NaN"] {
             assert_eq!(millis_of(text), None, "{text}");
         }
-        let thinking = |micros: u64| Thinking::of(1, std::time::Duration::from_micros(micros));
+        let thinking = |micros: u64| {
+            let took = std::time::Duration::from_micros(micros);
+            Thinking::of(1, took, took)
+        };
         assert_eq!(thinking(1_499).millis, 1);
         assert_eq!(thinking(1_500).millis, 2);
         assert_eq!(thinking(12_345_678).seconds_text(), "12.346");

@@ -15,7 +15,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -45,6 +45,9 @@ pub struct Launch {
     /// Appended to (at most [`MAX_LOG_BYTES_PER_RUN`] a run); `None` discards the
     /// engine's stderr.
     pub stderr_log: Option<PathBuf>,
+    /// `--log-protocol`: every line to and from the engine is appended here
+    /// ([`ProtocolLog`]); `None` keeps no such log.
+    pub protocol_log: Option<PathBuf>,
 }
 
 impl Launch {
@@ -55,6 +58,7 @@ impl Launch {
             args,
             working_dir: None,
             stderr_log: None,
+            protocol_log: None,
         }
     }
 
@@ -221,6 +225,9 @@ pub struct EngineProcess {
     /// The task copying stderr into the log; it ends when every process of the group
     /// has closed stderr.
     stderr_drain: Option<JoinHandle<()>>,
+    /// `--log-protocol`: the conversation, timed from `started`.
+    protocol: Option<ProtocolLog>,
+    started: Instant,
 }
 
 impl EngineProcess {
@@ -238,6 +245,13 @@ impl EngineProcess {
             Some(path) => Some(open_log(path).map_err(spawn_error)?),
             None => None,
         };
+        // A log that cannot be opened costs the log, not the engine's game.
+        let protocol = launch.protocol_log.as_deref().and_then(|path| {
+            ProtocolLog::open(path, &launch.label)
+                .map_err(|error| tracing::warn!("--log-protocol: {}: {error}", path.display()))
+                .ok()
+        });
+        let started = Instant::now();
         let mut command = match super::reaper::supervised(&launch.program, &launch.args) {
             Some((shim, words)) => {
                 // The supervisor starts the program itself: one it could not find is
@@ -304,11 +318,24 @@ impl EngineProcess {
             reaped: false,
             group,
             stderr_drain,
+            protocol,
+            started,
         })
     }
 
     pub fn label(&self) -> &str {
         &self.label
+    }
+
+    /// From now on the conversation goes to the protocol log at `path` (appended to), or
+    /// to none: a kept engine's next game has a log of its own. Its times still count
+    /// from the engine's start.
+    pub fn log_protocol_to(&mut self, path: Option<&Path>) -> std::io::Result<()> {
+        self.protocol = match path {
+            Some(path) => Some(ProtocolLog::open(path, &self.label)?),
+            None => None,
+        };
+        Ok(())
     }
 
     /// Queues `command` (a move the engine is told, whose answer nothing waits on) to be
@@ -380,6 +407,9 @@ impl EngineProcess {
             command: command.to_owned(),
             source,
         };
+        for line in text.lines() {
+            log_line(&mut self.protocol, self.started, '>', line);
+        }
         if let Err(source) = self.stdin.write_all(text.as_bytes()).await {
             return Err(io_error(source));
         }
@@ -448,6 +478,7 @@ impl EngineProcess {
             // neither a terminal nor a line of a file raw.
             let text = text.trim_end_matches(['\n', '\r']).replace('\t', " ");
             let text = crate::text::printable(&text).into_owned();
+            log_line(&mut self.protocol, self.started, '<', &text);
             if text.is_empty() {
                 if lines.is_empty() {
                     continue;
@@ -662,6 +693,68 @@ fn log_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(kept)
 }
 
+/// `--log-protocol`: one engine's conversation, a line a line as it went: the seconds
+/// since the engine started (so that the lines of one engine compare, and the time an
+/// answer took shows), `>` for what hamle sent or `<` for what it read, and the line as
+/// read, control characters escaped ([`crate::text::printable`]). Appended to, at most
+/// [`MAX_LOG_BYTES_PER_RUN`] each time it is opened (then a note), so that a flooding
+/// engine fills no disk; a log that cannot be written is given up, the game goes on.
+pub struct ProtocolLog {
+    file: Option<std::fs::File>,
+    written: u64,
+    label: String,
+}
+
+impl ProtocolLog {
+    /// Opens (creating it and its folder) the log at `path` for the engine `label`.
+    pub fn open(path: &Path, label: &str) -> std::io::Result<ProtocolLog> {
+        let mut log = ProtocolLog {
+            file: Some(open_log(path)?),
+            written: 0,
+            label: label.to_owned(),
+        };
+        log.write(&format!(
+            "# {label}: seconds since the engine started, > sent to it, < read from it\n"
+        ));
+        Ok(log)
+    }
+
+    /// Appends one line, `elapsed` after the engine's start.
+    pub fn line(&mut self, elapsed: Duration, direction: char, line: &str) {
+        let line = crate::text::printable(line);
+        let text = format!("{:10.6} {direction} {line}\n", elapsed.as_secs_f64());
+        if self.written + text.len() as u64 <= MAX_LOG_BYTES_PER_RUN {
+            self.write(&text);
+            return;
+        }
+        let note = format!(
+            "[hamle: the conversation with {} went past {MAX_LOG_BYTES_PER_RUN} bytes; the rest is not logged]\n",
+            self.label
+        );
+        self.write(&note);
+        self.file = None;
+    }
+
+    fn write(&mut self, text: &str) {
+        use std::io::Write;
+        if let Some(file) = &mut self.file {
+            if file.write_all(text.as_bytes()).is_ok() {
+                self.written += text.len() as u64;
+            } else {
+                self.file = None;
+            }
+        }
+    }
+}
+
+/// One line to (`>`) or from (`<`) an engine started at `started`, into its protocol log
+/// if one is kept.
+fn log_line(log: &mut Option<ProtocolLog>, started: Instant, direction: char, line: &str) {
+    if let Some(log) = log {
+        log.line(started.elapsed(), direction, line);
+    }
+}
+
 fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
@@ -736,6 +829,29 @@ mod tests {
 
     fn lines(text: &[&str]) -> Vec<String> {
         text.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_protocol_log_is_timed_escaped_and_capped() {
+        let dir = std::env::temp_dir().join(format!("hamle-protocol-log-{}", std::process::id()));
+        let path = dir.join("a.log");
+        let mut log = ProtocolLog::open(&path, "bot").expect("opens");
+        log.line(Duration::from_millis(1500), '<', "=1 \u{1b}[31mred");
+        let line = "x".repeat(1000);
+        for _ in 0..2000 {
+            log.line(Duration::from_secs(2), '>', &line);
+        }
+        drop(log);
+        let text = std::fs::read_to_string(&path).expect("reads");
+        let mut lines = text.lines().skip(1);
+        assert_eq!(lines.next(), Some("  1.500000 < =1 \\x1b[31mred"));
+        assert!(
+            text.len() as u64 <= MAX_LOG_BYTES_PER_RUN + 200,
+            "{}",
+            text.len()
+        );
+        assert!(text.ends_with("went past 1048576 bytes; the rest is not logged]\n"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

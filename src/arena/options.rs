@@ -87,10 +87,9 @@ pub struct ArenaOptions {
     pub adjudicate: Option<super::adjudication::Adjudication>,
     /// Random legal moves that start every game, the same in both games of a pair (drawn
     /// from the pair's seed): variety for engines that play the same game from the same
-    /// start at fixed budgets (hamle's Mangala engine). The moves come from the engines'
-    /// `gogui-rules_legal_moves` (hamle's Abalone, Kulami and Mangala engines answer it;
-    /// a bot that does not is refused before the match starts). Default: 4 for Mangala,
-    /// 0 for the other games.
+    /// start at fixed budgets (hamle's Mangala engine). The moves come from our own rules
+    /// (no bot needs to list its legal moves), in the order hamle's engines list them.
+    /// Default: 4 for Mangala, 0 for the other games.
     #[arg(long)]
     pub opening_plies: Option<usize>,
     /// An opening suite: each pair of games starts from one of its openings, both games
@@ -109,6 +108,11 @@ pub struct ArenaOptions {
     /// `per-game`: fresh engines for every game. Both play the same games.
     #[arg(long, value_enum, default_value = "on-failure")]
     pub restart: super::match_play::RestartPolicy,
+    /// Keep every line to and from each engine, timed and marked by direction, one file a
+    /// game and bot: `logs/protocol/GAME-BOT.log` (at most 1 MiB each time an engine opens
+    /// it); each game's viewer page links its two.
+    #[arg(long)]
+    pub log_protocol: bool,
 }
 
 /// The settings of a match between `bots` from the shared options.
@@ -169,6 +173,7 @@ pub fn match_settings(
         shard: None,
         openings,
         restart: options.restart,
+        log_protocol: options.log_protocol,
     })
 }
 

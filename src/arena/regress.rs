@@ -292,6 +292,9 @@ pub struct Regress<'a> {
     pub timeout: Duration,
     /// Where engine stderr goes (appended); `None` discards it.
     pub stderr_log: Option<PathBuf>,
+    /// `--log-protocol FILE`: every line to and from each file's engine, emptied when the
+    /// run starts, each file's conversation after a `# FILE` line.
+    pub protocol_log: Option<PathBuf>,
 }
 
 impl Regress<'_> {
@@ -326,6 +329,15 @@ impl Regress<'_> {
             _ => absolute(&folder),
         });
         launch.stderr_log = self.stderr_log.clone();
+        if let Some(path) = &self.protocol_log {
+            let heading = format!(
+                "# {}\n",
+                crate::text::printable(&file.path.display().to_string())
+            );
+            let _ = crate::files::open_to_append(path)
+                .map(|mut log| std::io::Write::write_all(&mut log, heading.as_bytes()));
+            launch.protocol_log = Some(path.clone());
+        }
         let mut engine = match BlockingEngine::spawn(&launch, self.timeout) {
             Ok(engine) => engine,
             Err(error) => {
@@ -400,6 +412,9 @@ impl Regress<'_> {
         files: &[TstFile],
         out: &mut dyn Write,
     ) -> std::io::Result<(Vec<FileReport>, RegressStatus)> {
+        if let Some(path) = &self.protocol_log {
+            crate::files::open_to_write(path).map_err(std::io::Error::other)?;
+        }
         let mut reports = Vec::new();
         for file in files {
             let report = self.run_file(file);

@@ -37,6 +37,16 @@ pub const RESULTS_FILE: &str = "results.tsv";
 pub const PGN_FILE: &str = "results.pgn";
 pub const GAMES_DIR: &str = "games";
 pub const LOGS_DIR: &str = "logs";
+/// Under [`LOGS_DIR`]: the conversations `--log-protocol` keeps.
+pub const PROTOCOL_DIR: &str = "protocol";
+
+/// `--log-protocol`: where game `index` (from 0)'s conversation with `bot`'s engine goes,
+/// in the match folder `dir` (bot names are safe file names).
+pub fn protocol_log_path(dir: &Path, index: usize, bot: &str) -> PathBuf {
+    dir.join(LOGS_DIR)
+        .join(PROTOCOL_DIR)
+        .join(format!("{:04}-{bot}.log", index + 1))
+}
 
 /// A match folder is one holding its settings file.
 pub const MATCH_FOLDER: FolderKind = FolderKind {

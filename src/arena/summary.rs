@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::match_play::{Standings, repeats};
 use super::sprt::{self, SprtSpec, SprtStatus};
-use super::store::{GAMES_DIR, GameResult, Thinking};
+use super::store::{GAMES_DIR, GameResult, Thinking, Winner};
 
 /// The standings line of a match (and the note on replayed pairs) after a run or a merge.
 pub struct MatchSummary<'a> {
@@ -22,6 +22,9 @@ impl MatchSummary<'_> {
         let names = self.names;
         // Before the standings, which stay the last line of a match without an SPRT.
         if let Some(line) = thinking_line(results, &names) {
+            println!("{line}");
+        }
+        for line in totals_lines(results, &names) {
             println!("{line}");
         }
         let standings = Standings::of(results, names);
@@ -91,6 +94,149 @@ pub fn thinking_line(results: &[GameResult], names: &[&str]) -> Option<String> {
     Some(format!("thinking: {}", parts.join(", ")))
 }
 
+/// One bot's totals over a match's or a ladder's games: its results, the games its own
+/// failure ended (whether they counted as losses or, under `--on-failure void`, as void)
+/// by kind, and its thinking (over the games whose lines keep it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotTotals {
+    pub games: usize,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    pub voids: usize,
+    pub crashes: usize,
+    pub time_losses: usize,
+    pub illegal: usize,
+    pub timeouts: usize,
+    pub asked: usize,
+    pub millis: u64,
+    /// The longest move request answered; `None` when no line keeps it.
+    pub longest: Option<u64>,
+}
+
+impl BotTotals {
+    /// The mean time a move answered, as [`thinking_line`] writes it; `–` for none.
+    pub fn mean_text(&self) -> String {
+        if self.asked == 0 {
+            return "–".to_owned();
+        }
+        time_text(self.millis as f64 / self.asked as f64)
+    }
+
+    pub fn longest_text(&self) -> String {
+        self.longest
+            .map_or_else(|| "–".to_owned(), |millis| time_text(millis as f64))
+    }
+
+    /// Counts game `result` for `name`, who played in it.
+    fn count(&mut self, name: &str, result: &GameResult, thinking: Option<Thinking>) {
+        self.games += 1;
+        match (result.winner_name(), result.winner) {
+            (_, Winner::Void) => self.voids += 1,
+            (_, Winner::Draw) => self.draws += 1,
+            (Some(winner), _) if winner == name => self.wins += 1,
+            _ => self.losses += 1,
+        }
+        let by = |what: &str| result.reason.starts_with(&format!("{what} {name}: "));
+        if by("crash of") {
+            self.crashes += 1;
+        } else if by("loss on time by") {
+            self.time_losses += 1;
+        } else if by("illegal move by") {
+            self.illegal += 1;
+        } else if by("timeout of") {
+            self.timeouts += 1;
+        }
+        if let Some(thinking) = thinking {
+            self.asked = self.asked.saturating_add(thinking.asked);
+            self.millis = self.millis.saturating_add(thinking.millis);
+            if let Some(longest) = thinking.longest {
+                self.longest = Some(self.longest.map_or(longest, |l| l.max(longest)));
+            }
+        }
+    }
+}
+
+/// Each of `names`' totals over `results`, in the order of `names`.
+pub fn bot_totals(results: &[GameResult], names: &[&str]) -> Vec<BotTotals> {
+    let mut totals = vec![BotTotals::default(); names.len()];
+    for result in results {
+        for (player, thinking) in [&result.first, &result.second]
+            .into_iter()
+            .zip(result.thinking)
+        {
+            if let Some(bot) = names.iter().position(|n| n == player) {
+                totals[bot].count(player, result, thinking);
+            }
+        }
+    }
+    totals
+}
+
+/// `totals a: 10 games: 6 won, 1 drawn, 3 lost, 0 void; by crash 1, on time 1, illegal
+/// move 1, timeout 0; thinking mean 0.612 s, longest 2.104 s`, a line a bot.
+pub fn totals_lines(results: &[GameResult], names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .zip(bot_totals(results, names))
+        .map(|(name, t)| {
+            format!(
+                "totals {name}: {} games: {} won, {} drawn, {} lost, {} void; by crash {}, on time {}, illegal move {}, timeout {}; thinking mean {}, longest {}",
+                t.games,
+                t.wins,
+                t.draws,
+                t.losses,
+                t.voids,
+                t.crashes,
+                t.time_losses,
+                t.illegal,
+                t.timeouts,
+                t.mean_text(),
+                t.longest_text()
+            )
+        })
+        .collect()
+}
+
+/// The totals as an HTML table (report pages), names escaped by `escape`.
+pub fn totals_table(
+    results: &[GameResult],
+    names: &[&str],
+    escape: impl Fn(&str) -> String,
+) -> String {
+    let mut table = String::from(
+        "<table class=\"totals\">\n<tr><th>Bot</th><th>Games</th><th>Won</th><th>Drawn</th><th>Lost</th><th>Void</th><th>By crash</th><th>On time</th><th>Illegal move</th><th>Timeout</th><th>Mean move time</th><th>Longest move time</th></tr>\n",
+    );
+    for (name, t) in names.iter().zip(bot_totals(results, names)) {
+        table.push_str(&format!(
+            "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"time\">{}</td><td class=\"time\">{}</td></tr>\n",
+            escape(name),
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.voids,
+            t.crashes,
+            t.time_losses,
+            t.illegal,
+            t.timeouts,
+            t.mean_text(),
+            t.longest_text()
+        ));
+    }
+    table.push_str("</table>\n");
+    table
+}
+
+/// Milliseconds as `0.350 ms` under 10 ms, else `0.612 s`.
+fn time_text(millis: f64) -> String {
+    if millis < 10.0 {
+        format!("{millis:.3} ms")
+    } else {
+        format!("{:.3} s", millis / 1000.0)
+    }
+}
+
 /// `A 0.612 s a move (2,140 moves)`, or `A no moves answered`.
 fn mean_text(name: &str, total: Thinking) -> String {
     if total.asked == 0 {
@@ -143,7 +289,6 @@ pub fn print_sprt(spec: &SprtSpec, results: &[GameResult], names: [&str; 2], mis
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::store::Winner;
 
     fn game(game: usize, first: &str, thinking: [Option<Thinking>; 2]) -> GameResult {
         let second = if first == "a" { "b" } else { "a" };
@@ -154,7 +299,11 @@ mod tests {
     }
 
     fn thinking(asked: usize, millis: u64) -> Option<Thinking> {
-        Some(Thinking { asked, millis })
+        Some(Thinking {
+            asked,
+            millis,
+            longest: None,
+        })
     }
 
     #[test]
@@ -209,6 +358,57 @@ mod tests {
                 "thinking: a 0.133 s a move (30 moves), b 0.200 s a move (10 moves), \
                  c 0.300 s a move (10 moves), d 0.350 ms a move (100 moves)"
             )
+        );
+    }
+
+    #[test]
+    fn totals_count_results_failures_by_kind_and_thinking() {
+        let failed = |game: usize, first: &str, reason: &str, winner: Winner| GameResult {
+            reason: reason.to_owned(),
+            ..GameResult::decided(game, first, if first == "a" { "b" } else { "a" }, winner)
+        };
+        let mut timed = game(0, "a", [thinking(10, 1_000), thinking(10, 50)]);
+        timed.thinking[0] = timed.thinking[0].map(|t| Thinking {
+            longest: Some(2_104),
+            ..t
+        });
+        let results = [
+            timed,
+            failed(1, "a", "crash of a: exited", Winner::Second),
+            failed(2, "b", "loss on time by a: 0.5 s over", Winner::First),
+            failed(3, "a", "illegal move by b: 'Z9'", Winner::First),
+            failed(4, "b", "timeout of b: no answer", Winner::Void),
+            failed(5, "a", "score", Winner::Draw),
+        ];
+        let totals = bot_totals(&results, &["a", "b"]);
+        assert_eq!(
+            (
+                totals[0].games,
+                totals[0].wins,
+                totals[0].losses,
+                totals[0].draws
+            ),
+            (6, 2, 2, 1)
+        );
+        assert_eq!((totals[0].crashes, totals[0].time_losses), (1, 1));
+        assert_eq!(
+            (totals[1].illegal, totals[1].timeouts, totals[1].voids),
+            (1, 1, 1)
+        );
+        let lines = totals_lines(&results, &["a", "b"]);
+        assert_eq!(
+            lines[0],
+            "totals a: 6 games: 2 won, 1 drawn, 2 lost, 1 void; by crash 1, on time 1, illegal move 0, timeout 0; thinking mean 0.100 s, longest 2.104 s"
+        );
+        assert!(
+            lines[1].ends_with("thinking mean 5.000 ms, longest –"),
+            "{}",
+            lines[1]
+        );
+        let table = totals_table(&results, &["a<b", "b"], |n| n.replace('<', "&lt;"));
+        assert!(
+            table.contains("<td class=\"name\">a&lt;b</td><td>0</td>"),
+            "{table}"
         );
     }
 

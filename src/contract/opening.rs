@@ -128,6 +128,9 @@ impl Referee for Opened {
     fn read_score(&self, answer: &str) -> Option<(Option<Seat>, f64)> {
         self.inner.read_score(answer)
     }
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        self.inner.legal_moves()
+    }
     fn record(
         &self,
         result: Option<&str>,

@@ -104,6 +104,13 @@ pub trait Referee: Send {
     fn read_score(&self, _answer: &str) -> Option<(Option<Seat>, f64)> {
         None
     }
+    /// The answers the side to move may give to a plain `genmove` now, in the order
+    /// hamle's engine lists them (`gogui-rules_legal_moves`), for `--opening-plies`: the
+    /// arena draws random openings from this list, so no bot needs to list its moves.
+    /// `None` (the default) when the game offers no list; empty at the game's end.
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        None
+    }
     /// The game record and its file extension, `result` included.
     fn record(
         &self,

@@ -161,6 +161,21 @@ impl Referee for GoReferee {
         })
     }
 
+    /// The vertices of `all_legal` (hamle's Go engine lists no `gogui-rules_legal_moves`):
+    /// column by column, from A1 up; no pass, so that a random opening places stones.
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        let color = self.game.to_move();
+        let moves = self.game.legal_moves(color).into_iter();
+        Some(
+            moves
+                .filter_map(|mv| match mv {
+                    MoveVertex::Play(vertex) => Some(vertex.to_string()),
+                    MoveVertex::Pass => None,
+                })
+                .collect(),
+        )
+    }
+
     fn natural_end(&self) -> Option<Outcome> {
         self.game.is_over().then(|| self.counted())
     }

@@ -181,6 +181,17 @@ impl Referee for KulamiReferee {
         })
     }
 
+    /// As the engine's `gogui-rules_legal_moves` lists them: the game's order of cells.
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        Some(
+            self.game
+                .legal_moves()
+                .iter()
+                .map(Cell::to_string)
+                .collect(),
+        )
+    }
+
     fn natural_end(&self) -> Option<Outcome> {
         self.game.is_over().then(|| self.counted())
     }

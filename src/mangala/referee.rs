@@ -242,6 +242,19 @@ impl Referee for MangalaReferee {
         })
     }
 
+    /// As the engine's `gogui-rules_legal_moves` lists them: GoGui vertices of the side
+    /// to move's row, which [`Referee::apply`] takes as it takes pit numbers.
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        let position = self.current().position();
+        let side = position.to_move();
+        Some(
+            position
+                .legal_moves()
+                .map(|p| p.gogui_vertex(side))
+                .collect(),
+        )
+    }
+
     fn natural_end(&self) -> Option<Outcome> {
         (self.current().is_over() && self.sets.len() >= self.rules.sets).then(|| self.counted())
     }

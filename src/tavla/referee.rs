@@ -290,6 +290,23 @@ impl Referee for TavlaReferee {
         Ok(Turn::Played { forward })
     }
 
+    /// The plays of `all_legal` (hamle's Tavla engine lists no `gogui-rules_legal_moves`),
+    /// each after its dice as a move answer gives them; none but in a play's turn.
+    fn legal_moves(&self) -> Option<Vec<String>> {
+        let Phase::ToPlay { .. } = self.game.phase() else {
+            return Some(Vec::new());
+        };
+        let Ok((side, dice, legal)) = self.game.legal() else {
+            return Some(Vec::new());
+        };
+        let board = *self.game.board();
+        let moves = legal.iter().map(|candidate| {
+            let play = format_play(&board, side, &candidate.play);
+            format!("{dice} {play}").trim_end().to_owned()
+        });
+        Some(moves.collect())
+    }
+
     fn natural_end(&self) -> Option<Outcome> {
         if !self.finished() {
             return None;

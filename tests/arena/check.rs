@@ -173,9 +173,8 @@ fn example(name: &str) -> String {
     format!("python3 {} --seed 5", path.display())
 }
 
-/// The example bots pass `hamle check` and play a match against a hamle engine to its end.
-/// (`--opening-plies 0`: Mangala's random openings ask the engines for their legal moves,
-/// which the example bot does not list.)
+/// The example bots pass `hamle check` and play a match against a hamle engine to its end,
+/// with the game's default random openings (drawn by our referee: the bots list no moves).
 #[test]
 fn the_example_bots_pass_and_play_a_match() {
     require_python3();
@@ -208,16 +207,7 @@ fn the_example_bots_pass_and_play_a_match() {
                 &format!("random={bot}"),
                 &format!("engine={opponent}"),
             ])
-            .args([
-                "--game",
-                game,
-                "--games",
-                "2",
-                "--opening-plies",
-                "0",
-                "--sets",
-                "1",
-            ])
+            .args(["--game", game, "--games", "2", "--sets", "1"])
             .arg("--out")
             .arg(&out)
             .output()

@@ -184,7 +184,7 @@ fn a_kept_engine_that_crashes_is_replaced_and_the_run_completes() {
             "10",
             "--seed",
             "1",
-            // No check of the engines' legal-move lists, which would start each once more.
+            // Every move the engines' own: the crasher counts the moves it is asked for.
             "--opening-plies",
             "0",
             "--quiet",

@@ -207,3 +207,54 @@ fn games_only_one_side_has_are_named() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--opening-plies` drew its moves from the engines' `gogui-rules_legal_moves` until our
+/// rules listed them instead: matches saved by the old arena (tests/data/golden-openings,
+/// played by hamle 0.1.0+59d8886f with openings of 3 or 4 random plies) replay move for
+/// move, so the rules list the moves in the engines' order and the seeded draw is the same.
+#[test]
+fn random_openings_drawn_by_our_rules_replay_matches_opened_from_the_engines_lists() {
+    let saved = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden-openings");
+    let bots_of = [
+        (
+            "mangala",
+            ["ma", "mb"],
+            [["--nodes", "2000"], ["--nodes", "3000"]],
+        ),
+        (
+            "kulami",
+            ["ka", "kb"],
+            [["--nodes", "300"], ["--nodes", "500"]],
+        ),
+        (
+            "abalone",
+            ["aa", "ab"],
+            [["--nodes", "300"], ["--nodes", "500"]],
+        ),
+    ];
+    for (game, names, budgets) in bots_of {
+        let dir = scratch("expect", &format!("openings-{game}"));
+        for (name, budget) in names.iter().zip(budgets) {
+            let mut command = vec!["hamle", game];
+            command.extend(budget);
+            if game == "mangala" {
+                command.extend(["--table-bits", "12", "--db-stones", "0"]);
+            }
+            bot(&dir, name, game, &command);
+        }
+        let output = expect(&dir, &saved.join(game), &[]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{game}: {}{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        assert!(
+            stdout(&output).contains("expect: nothing changed: 4 games as in"),
+            "{}",
+            stdout(&output)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -68,6 +68,7 @@ fn untimed_results(out: &Path) -> Vec<GameResult> {
         .flat_map(|r| r.thinking.iter_mut().flatten())
     {
         thinking.millis = 0;
+        thinking.longest = thinking.longest.map(|_| 0);
     }
     results
 }
@@ -479,25 +480,72 @@ fn opening_plies_vary_pairs_of_deterministic_engines_reproducibly() {
     );
     let (again, _) = run("again", &["--opening-plies", "4", "--concurrency", "2"]);
     same_games(&opened, &again);
-    // An engine without a list of legal moves (hamle's Go engine) is refused up front.
+    // Engines without a list of legal moves (hamle's Go engine): our rules draw the
+    // opening, both games of the pair alike.
     let go = dir.join("go");
-    let refused = hamle_match(
+    ok(&hamle_match(
         &dir,
         &[
             "a=hamle go --playouts 10",
             "b=hamle go --playouts 10",
+            "--pairs",
+            "1",
             "--opening-plies",
             "2",
+            "--quiet",
             "--out",
             go.to_str().expect("utf-8"),
         ],
-    );
-    assert_eq!(refused.status.code(), Some(2));
-    let message = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        message.contains("--opening-plies takes its moves from the engines' 'gogui-rules_legal_moves', and a does not answer it"),
-        "{message}"
-    );
-    assert!(!go.exists());
+    ));
+    let results = sorted_results(&go);
+    assert_eq!(results.len(), 2, "{results:?}");
+    let first_two = |result: &GameResult| -> String {
+        let text = record(&go, result);
+        let at = text.find(";B[").expect("a first move");
+        text[at..].chars().take(12).collect()
+    };
+    assert_eq!(first_two(&results[0]), first_two(&results[1]));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--opening-plies` draws from the referee's own list of legal moves: in Go and Tavla,
+/// whose engines list none, every listed move is one the referee then accepts, over
+/// whole random games.
+#[test]
+fn every_move_the_referee_lists_it_accepts() {
+    use hamle::contract::{Referee, Turn};
+    let play_out = |referee: &mut dyn Referee, seed: u64| {
+        for ply in 0..400u64 {
+            let _ = referee.interlude();
+            if referee.natural_end().is_some() {
+                return;
+            }
+            let seat = referee.seat_to_move();
+            let request = referee.move_request(seat);
+            let answer = if request.starts_with("genmove ") {
+                let legal = referee.legal_moves().expect("a list");
+                if legal.is_empty() {
+                    "pass".to_owned()
+                } else {
+                    let pick = hamle::seed::derive_seed(seed, ply) % legal.len() as u64;
+                    legal[pick as usize].clone()
+                }
+            } else {
+                // Tavla's cube decisions: never doubled.
+                "no_double".to_owned()
+            };
+            let turn = referee.apply(seat, &answer);
+            assert!(
+                matches!(turn, Ok(Turn::Played { .. })),
+                "{request} -> {answer}: {turn:?}"
+            );
+        }
+    };
+    for seed in 0..3 {
+        let mut go = hamle::go::referee::GoReferee::new(9, 7.5, hamle::go::rules::RuleSet::Chinese)
+            .expect("a 9x9 referee");
+        play_out(&mut go, seed);
+        let mut tavla = hamle::tavla::referee::TavlaReferee::new(Default::default(), seed);
+        play_out(&mut tavla, seed);
+    }
 }

@@ -23,6 +23,7 @@ mod matches;
 mod openings;
 mod page_size;
 mod processes;
+mod protocol_log;
 mod regress;
 mod shards;
 mod slurm;

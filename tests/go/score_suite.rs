@@ -34,6 +34,7 @@ fn score_tst_passes_at_least_as_often_as_gnugo() {
         hamle_exe: Path::new(env!("CARGO_BIN_EXE_hamle")),
         timeout: Duration::from_secs(600),
         stderr_log: None,
+        protocol_log: None,
     };
     let mut printed = Vec::new();
     let (reports, _) = regress.run(&files, &mut printed).expect("write to memory");

@@ -38,6 +38,7 @@ fn gnugo_regression_suites_run() {
         hamle_exe: Path::new(env!("CARGO_BIN_EXE_hamle")),
         timeout: Duration::from_secs(120),
         stderr_log: None,
+        protocol_log: None,
     };
     let mut printed = Vec::new();
     let (reports, _) = regress.run(&files, &mut printed).expect("write to memory");

@@ -128,6 +128,8 @@ pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
                 let text = std::fs::read_to_string(&path).expect("read file");
                 let text = if name.ends_with("results.tsv") {
                     without_times(&text)
+                } else if name.ends_with(".html") {
+                    untimed_page(&text)
                 } else {
                     text
                 };
@@ -148,8 +150,16 @@ pub fn field<'a>(line: &'a str, key: &str) -> &'a str {
         .unwrap_or("")
 }
 
-/// `results.tsv` text (or one line of it) with each engine's thinking time blanked
-/// (`time_first=~`): the times are the machine's, so two runs of the same games differ in
+/// A report page with the bots' thinking times (cells `class="time"`, the machine's)
+/// blanked.
+pub fn untimed_page(text: &str) -> String {
+    let time = regex::Regex::new(r#"<td class="time">[^<]*</td>"#).expect("regex");
+    time.replace_all(text, r#"<td class="time">~</td>"#)
+        .into_owned()
+}
+
+/// `results.tsv` text (or one line of it) with each engine's thinking times blanked
+/// (`time_first=~`, `longest_first=~`): the times are the machine's, so two runs of the same games differ in
 /// them and in nothing else (the `asked_` counts are kept: the same games ask the same).
 pub fn without_times(text: &str) -> String {
     text.split_inclusive('\n')
@@ -161,7 +171,9 @@ pub fn without_times(text: &str) -> String {
             let fields: Vec<String> = line
                 .split('\t')
                 .map(|field| match field.split_once('=') {
-                    Some((key, _)) if key.starts_with("time_") => format!("{key}=~"),
+                    Some((key, _)) if key.starts_with("time_") || key.starts_with("longest_") => {
+                        format!("{key}=~")
+                    }
                     _ => field.to_owned(),
                 })
                 .collect();

@@ -312,7 +312,7 @@ const OPTIONAL: &[(&str, Option<GameKind>, &str)] = &[
     (
         "gogui-rules_legal_moves",
         None,
-        "--opening-plies in this build (Mangala's default is 4; else pass --opening-plies 0), GoGui",
+        "GoGui's rules extension (the arena draws --opening-plies from its own rules)",
     ),
     (
         "final_score",
@@ -361,15 +361,10 @@ pub async fn optional(
                 matches!(reply, Ok(Ok(ref body)) if body.trim() == "true")
             }
         };
-        let opening = *command == "gogui-rules_legal_moves" && kind == GameKind::Mangala;
-        let (status, word) = match (present, opening) {
-            (true, _) => (Status::Info, "present"),
-            (false, true) => (Status::Warn, "absent"),
-            (false, false) => (Status::Info, "absent"),
-        };
+        let word = if present { "present" } else { "absent" };
         items.push(Item::new(
             command,
-            status,
+            Status::Info,
             format!("{word}; used by {needed_by}"),
         ));
     }

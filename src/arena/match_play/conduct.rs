@@ -49,11 +49,12 @@ pub(super) async fn conduct(
 struct Answered {
     requests: usize,
     took: Duration,
+    longest: Duration,
 }
 
 impl Answered {
     fn thinking(self) -> Thinking {
-        Thinking::of(self.requests, self.took)
+        Thinking::of(self.requests, self.took, self.longest)
     }
 }
 
@@ -231,14 +232,15 @@ impl Table<'_> {
         self.settings.clock_of(self.seat_bots[seat.index()])
     }
 
-    /// `--opening-plies`: random legal moves before the engines choose. The side to move's
-    /// engine lists its legal moves (`gogui-rules_legal_moves`, which every hamle engine
-    /// answers), ply p takes the one at SplitMix64(`seed`, p) modulo their number, the
-    /// referee judges it and both engines are told. The same position gives the same list,
-    /// so both games of a pair (one seed) open alike. It stops early at the game's end or
-    /// when the move request is not a plain `genmove` (Tavla's cube: its dice vary games).
+    /// `--opening-plies`: random legal moves before the engines choose. Our referee lists
+    /// the side to move's legal moves ([`Referee::legal_moves`], in the order hamle's
+    /// engines answer `gogui-rules_legal_moves`, so games played when the engines listed
+    /// them replay alike); ply p takes the one at SplitMix64(`seed`, p) modulo their
+    /// number, the referee plays it and both engines are told. The same position gives the
+    /// same list, so both games of a pair (one seed) open alike. It stops early at the
+    /// game's end or when the move request is not a plain `genmove` (Tavla's cube: its
+    /// dice vary games).
     async fn opening(&mut self, seed: u64) -> Step<()> {
-        const LIST: &str = "gogui-rules_legal_moves";
         for ply in 0..self.settings.opening_plies {
             self.interlude().await?;
             if self.referee.natural_end().is_some() {
@@ -249,34 +251,22 @@ impl Table<'_> {
             if request.split_whitespace().next() != Some("genmove") {
                 return Ok(());
             }
-            let engine = &mut self.engines[seat.index()];
-            let timeout = self.settings.move_timeout;
-            let listed =
-                send(engine, seat, LIST, timeout, "error")
-                    .await
-                    .map_err(|mut fault| {
-                        fault.detail.push_str(
-                        " (--opening-plies takes the moves from the engine's list of legal moves)",
-                    );
-                        fault
-                    })?;
-            let moves: Vec<&str> = listed.split_whitespace().collect();
+            let moves = self.referee.legal_moves().unwrap_or_default();
             if moves.is_empty() {
                 return Ok(());
             }
             let pick = derive_seed(seed, ply as u64) % moves.len() as u64;
-            let chosen = moves[pick as usize].to_owned();
-            let forward = match self.referee.apply(seat, &chosen) {
+            let chosen = &moves[pick as usize];
+            let forward = match self.referee.apply(seat, chosen) {
                 Ok(Turn::Played { forward }) => forward,
                 Ok(Turn::Resigned) => return Ok(()),
                 Err(illegal) => {
-                    return Err(Ending::Failed(Fault {
-                        seat,
-                        kind: "garbage",
-                        detail: format!(
-                            "'{LIST}' listed '{chosen}', which our rules refuse: {illegal}"
-                        ),
-                    }));
+                    // Our rules listed a move they then refuse: a bug, said; the engines
+                    // choose from here.
+                    eprintln!(
+                        "hamle: bug: --opening-plies drew '{chosen}' from our rules' list of legal moves, which they refuse: {illegal}"
+                    );
+                    return Ok(());
                 }
             };
             // Neither engine chose the move: both are told.
@@ -416,6 +406,7 @@ impl Table<'_> {
                 let answered = &mut self.answered[seat.index()];
                 answered.requests += 1;
                 answered.took += elapsed;
+                answered.longest = answered.longest.max(elapsed);
                 answer
             }
             Ok(Err(message)) => {

@@ -6,7 +6,7 @@ use super::conduct::conduct;
 use super::ending::Ending;
 use super::kept::{After, KeptEngines};
 use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed};
-use crate::arena::store::{GameResult, Thinking, Winner};
+use crate::arena::store::{GameResult, Thinking, Winner, protocol_log_path};
 use crate::arena::time_control::PlayerClock;
 use crate::contract::{LossKind, Outcome, Referee, Seat};
 use crate::seed::derive_seed;
@@ -40,6 +40,7 @@ pub(super) async fn play_game(
         1
     };
     let name = |seat: Seat| settings.bots[seat_bots[seat.index()]].name.clone();
+    start_protocol_logs(settings, index);
     let mut recovered = Vec::new();
     let mut attempt = 0;
     loop {
@@ -47,7 +48,7 @@ pub(super) async fn play_game(
         let referee = settings.referee(index);
         let opening = opening_seed(settings.seed, (index / 2) as u64);
         let (referee, ending, spent) =
-            play_once(settings, referee, seat_bots, seed, opening, kept).await;
+            play_once(settings, referee, (index, seat_bots), seed, opening, kept).await;
         if let Ending::Failed(fault) = &ending
             && attempt < attempts
         {
@@ -198,26 +199,49 @@ pub(super) fn comment_head(index: usize, seed: u64, match_seed: u64, moves: usiz
     )
 }
 
+/// `--log-protocol`: game `index`'s conversations start empty (a game replayed by
+/// `--resume` is logged anew; `--recover`'s attempts follow one another in them).
+fn start_protocol_logs(settings: &MatchSettings, index: usize) {
+    if !settings.log_protocol {
+        return;
+    }
+    for bot in &settings.bots {
+        let path = protocol_log_path(&settings.out_dir, index, &bot.name);
+        let emptied = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .map_err(|error| error.to_string())
+            .and_then(|()| {
+                crate::files::open_to_write(&path)
+                    .map(drop)
+                    .map_err(|error| error.to_string())
+            });
+        if let Err(error) = emptied {
+            tracing::warn!("--log-protocol: {}: {error}", path.display());
+        }
+    }
+}
+
 /// One attempt at a game with the worker's kept engines (reset for this game) or fresh
 /// ones; afterwards each engine is kept for the next game, shut down, or killed when it
 /// failed or lost on time.
 async fn play_once(
     settings: &MatchSettings,
     mut referee: Box<dyn Referee>,
-    seat_bots: [usize; 2],
+    (index, seat_bots): (usize, [usize; 2]),
     seed: u64,
     opening: u64,
     kept: &mut KeptEngines,
 ) -> (Box<dyn Referee>, Ending, Spent) {
     let first = match kept
-        .engine_for(settings, Seat::First, seat_bots[0], seed)
+        .engine_for(settings, Seat::First, (index, seat_bots[0]), seed)
         .await
     {
         Ok(engine) => engine,
         Err(fault) => return (referee, Ending::Failed(fault), Spent::default()),
     };
     let second = match kept
-        .engine_for(settings, Seat::Second, seat_bots[1], seed)
+        .engine_for(settings, Seat::Second, (index, seat_bots[1]), seed)
         .await
     {
         Ok(engine) => engine,

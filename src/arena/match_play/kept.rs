@@ -16,6 +16,7 @@ use super::ending::Fault;
 use super::settings::{MatchSettings, RestartPolicy};
 use crate::arena::bots::Bot;
 use crate::arena::gtp::EngineProcess;
+use crate::arena::store::protocol_log_path;
 use crate::contract::Seat;
 use crate::seed::derive_seed;
 
@@ -48,19 +49,26 @@ impl KeptEngines {
             && !self.refused_reset[bot_index]
     }
 
-    /// The engine of `bot_index` for `seat` in the game of seed `game_seed`: the kept one,
-    /// reset, or else a fresh one. A fresh engine that does not start (or refuses its
-    /// seed) is `seat`'s fault.
+    /// The engine of `bot_index` for `seat` in game `game` of seed `game_seed`: the kept
+    /// one, reset, or else a fresh one. A fresh engine that does not start (or refuses its
+    /// seed) is `seat`'s fault. Under `--log-protocol` the engine talks into the game's log
+    /// from its reset or start on.
     pub(super) async fn engine_for(
         &mut self,
         settings: &MatchSettings,
         seat: Seat,
-        bot_index: usize,
+        (game, bot_index): (usize, usize),
         game_seed: u64,
     ) -> Result<EngineProcess, Fault> {
         let bot = &settings.bots[bot_index];
         let engine_seed = derive_seed(game_seed, 1 + seat.index() as u64);
-        if let Some(engine) = self.engines[bot_index].take() {
+        let protocol_log = settings
+            .log_protocol
+            .then(|| protocol_log_path(&settings.out_dir, game, &bot.name));
+        if let Some(mut engine) = self.engines[bot_index].take() {
+            if let Err(error) = engine.log_protocol_to(protocol_log.as_deref()) {
+                tracing::warn!("--log-protocol: {}: {error}", bot.name);
+            }
             match reset(settings, bot, engine, engine_seed).await {
                 Ok(engine) => return Ok(engine),
                 Err(Reset::Refused(why)) => {
@@ -83,6 +91,7 @@ impl KeptEngines {
                 detail: error.to_string(),
             })?;
         launch.stderr_log = Some(self.logs[bot_index].clone());
+        launch.protocol_log = protocol_log;
         let mut engine = EngineProcess::spawn(&launch).map_err(|error| Fault::of(seat, error))?;
         if let (Some(command), None) = (&bot.seed_command, &bot.seed_arg) {
             let command = format!("{command} {engine_seed}");

@@ -101,37 +101,9 @@ fn check_bots(settings: &MatchSettings) -> Result<(), MatchError> {
         )));
     }
     for bot in &settings.bots {
-        let launch = bot.launch(&settings.hamle_exe, None)?;
-        if settings.opening_plies > 0 {
-            lists_legal_moves(&launch, settings, &bot.name)?;
-        }
+        bot.launch(&settings.hamle_exe, None)?;
     }
     Ok(())
-}
-
-/// `--opening-plies` takes its moves from the engines' lists of legal moves: an engine
-/// that has none is refused before anything is written, not forfeited game after game.
-fn lists_legal_moves(
-    launch: &crate::arena::gtp::Launch,
-    settings: &MatchSettings,
-    name: &str,
-) -> Result<(), MatchError> {
-    const LIST: &str = "gogui-rules_legal_moves";
-    let refuse = |why: String| {
-        MatchError::Invalid(format!(
-            "--opening-plies takes its moves from the engines' '{LIST}', and {name} {why}"
-        ))
-    };
-    let mut engine = crate::arena::gtp::BlockingEngine::spawn(launch, settings.start_timeout)
-        .map_err(|error| refuse(format!("did not start: {error}")))?;
-    let answer = engine.send(&format!("known_command {LIST}"));
-    engine.shutdown();
-    match answer {
-        Ok(Ok(known)) if known.trim() == "true" => Ok(()),
-        Ok(Ok(_)) => Err(refuse("does not answer it".to_owned())),
-        Ok(Err(message)) => Err(refuse(format!("answers 'known_command' with '{message}'"))),
-        Err(error) => Err(refuse(format!("did not answer: {error}"))),
-    }
 }
 
 /// Locks, shrugging off a poisoned lock (a panicked worker leaves consistent data here:

@@ -129,6 +129,9 @@ pub struct MatchSettings {
     /// Engines kept between games or started for each (`--restart`); the games are the
     /// same either way, so `--resume` does not compare it.
     pub restart: RestartPolicy,
+    /// `--log-protocol`: each game's conversation with each engine is kept
+    /// ([`crate::arena::store::protocol_log_path`]); it changes no game.
+    pub log_protocol: bool,
 }
 
 impl MatchSettings {

@@ -41,6 +41,7 @@ pub fn html(names: &[String], pairings: &[PairingResults], context: &ReportConte
     write_summary_line(&mut page, names, pairings, context.planned);
     write_ratings(&mut page, names, &tally, context.anchor, ratings.as_ref());
     write_crosstable(&mut page, names, &tally, ratings.as_ref());
+    write_totals(&mut page, names, pairings);
     page.push_str("<h2>Ratings over the run</h2>\n<p>Re-estimated after each completed pairing, once every bot has played.</p>\n");
     page.push_str(&chart(names, pairings, context.anchor));
     write_pairings(&mut page, pairings);
@@ -196,6 +197,19 @@ fn first_points_and_voids(pairing: &PairingResults) -> (f64, usize) {
         }
     }
     (first_points, void)
+}
+
+/// Each bot's games, results, failures by kind and thinking over all its pairings.
+fn write_totals(page: &mut String, names: &[String], pairings: &[PairingResults]) {
+    let results: Vec<_> = pairings
+        .iter()
+        .flat_map(|pairing| pairing.results.iter().cloned())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    page.push_str("<h2>Bots</h2>\n");
+    page.push_str(&crate::arena::summary::totals_table(
+        &results, &names, escape,
+    ));
 }
 
 /// Every pairing in pairing order, with its score and its void games.

@@ -11,7 +11,8 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::arena::store::{
-    self, GAMES_DIR, GameResult, RESULTS_FILE, SETTINGS_FILE, write_atomically,
+    self, GAMES_DIR, GameResult, LOGS_DIR, PROTOCOL_DIR, RESULTS_FILE, SETTINGS_FILE,
+    write_atomically,
 };
 use crate::contract::view::escape;
 
@@ -55,10 +56,28 @@ pub fn write_game_page(match_dir: &Path, result: &GameResult, text: &str) -> Res
             "all games of the match".to_owned(),
         )),
         label: Some(format!("Game {}", result.game + 1)),
+        files: protocol_links(match_dir, result),
     };
     let page = page_of_record(text, &extension, &links)?;
     let path = match_dir.join(GAMES_DIR).join(page_name(&result.record));
     write_atomically(&path, page.as_bytes()).map_err(|error| error.to_string())
+}
+
+/// The game's conversations kept by `--log-protocol`, as the page in `games/` links them.
+fn protocol_links(match_dir: &Path, result: &GameResult) -> Vec<(String, String)> {
+    [&result.first, &result.second]
+        .into_iter()
+        .filter_map(|bot| {
+            let path = store::protocol_log_path(match_dir, result.game, bot);
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            path.is_file().then(|| {
+                (
+                    format!("../{LOGS_DIR}/{PROTOCOL_DIR}/{name}"),
+                    format!("{bot}'s protocol log"),
+                )
+            })
+        })
+        .collect()
 }
 
 fn results_of(match_dir: &Path) -> Result<Vec<GameResult>, String> {
@@ -113,6 +132,10 @@ pub fn write_match_report(match_dir: &Path) -> Result<(), String> {
         escape(&title)
     );
     let results = results_of(match_dir)?;
+    let names = [setting("bot1.name"), setting("bot2.name")];
+    page.push_str(&crate::arena::summary::totals_table(
+        &results, &names, escape,
+    ));
     let _ = writeln!(
         page,
         "<p>{} of {} games played.</p>\n<table class=\"games\">\n<tr><th>Game</th><th>First</th><th>Second</th><th>Result</th><th>Why</th><th>Moves</th></tr>",

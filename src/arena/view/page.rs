@@ -22,6 +22,9 @@ pub struct PageLinks {
     pub back: Option<(String, String)>,
     /// Words before the title (`Game 7`).
     pub label: Option<String>,
+    /// Files the page links after its result, relative to the page, with their words
+    /// (`--log-protocol`: each engine's conversation in this game).
+    pub files: Vec<(String, String)>,
 }
 
 /// What the arena's comment says: why the game ended and each seat's thinking time.
@@ -141,6 +144,14 @@ pub fn game_page(view: &GameView, links: &PageLinks) -> String {
         "<p class=\"result\" id=\"result\">{}</p>",
         escape(&result_line)
     );
+    if !links.files.is_empty() {
+        let items: Vec<String> = links
+            .files
+            .iter()
+            .map(|(href, words)| format!("<a href=\"{}\">{}</a>", escape(href), escape(words)))
+            .collect();
+        let _ = writeln!(page, "<p class=\"files\">{}</p>", items.join(" · "));
+    }
     if let Some(problem) = &view.problem {
         let place = match problem.line {
             Some(line) => format!("line {line} of the record could not be read"),

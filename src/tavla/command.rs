@@ -5,7 +5,7 @@
 use super::board::Side;
 use super::dice::Dice;
 use super::gogui::{GO_BOARD_COMMANDS, no_gogui_board};
-use crate::protocol::{Command, GtpError};
+use crate::protocol::{CLOCK_COMMANDS, ClockCommand, Command, GtpError};
 use crate::text::shorten;
 
 /// A Tavla command with its arguments parsed and checked.
@@ -35,6 +35,9 @@ pub enum TavlaCommand {
     MatchStatus,
     PipCount,
     SaveMat(String),
+    /// A clock command (`time_settings`, `time_left`, `kata-time_settings`, …); seat 0 is
+    /// white, 1 black.
+    Clock(ClockCommand),
 }
 
 /// The Tavla commands in `list_commands` order. `boardsize` and `clear_board` are listed so
@@ -171,6 +174,11 @@ impl TavlaCommand {
             "save_mat" => {
                 c.expect_args(1, "<path>")?;
                 TavlaCommand::SaveMat(c.arg(0)?.to_string())
+            }
+            name if CLOCK_COMMANDS.contains(&name) => {
+                TavlaCommand::Clock(ClockCommand::parse(c, "a side (white or black)", |word| {
+                    word.parse::<Side>().ok().map(Side::index)
+                })?)
             }
             _ => return Err(GtpError::UnknownCommand),
         })

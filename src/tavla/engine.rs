@@ -16,7 +16,9 @@ use super::notation::{format_play, parse_play};
 use super::player::{Level, Player};
 use super::report;
 use super::setup::{game_from_fibs, game_from_ids};
-use crate::protocol::{Command, Engine, GtpError, Session};
+use super::timing::LevelCosts;
+use crate::protocol::{CLOCK_COMMANDS, Clock, Command, Engine, GtpError, Session};
+use std::time::Instant;
 
 /// Settings from the command line.
 #[derive(Clone, Debug)]
@@ -47,6 +49,13 @@ pub struct TavlaEngine {
     player: Player,
     /// The match was set up from a position: its record does not start at an opening roll.
     set_up: bool,
+    /// Both sides' clocks (seat 0 white); unlimited until a clock command sets one.
+    clock: Clock,
+    /// What checker plays and cube decisions took at each net level, for the clock.
+    play_costs: LevelCosts,
+    cube_costs: LevelCosts,
+    /// The level of the last decision generated.
+    last_level: Option<Level>,
 }
 
 fn refused(error: impl std::fmt::Display) -> GtpError {
@@ -65,11 +74,21 @@ impl TavlaEngine {
             player: Player::new(settings.level),
             set_up: false,
             settings,
+            clock: Clock::default(),
+            play_costs: LevelCosts::default(),
+            cube_costs: LevelCosts::default(),
+            last_level: None,
         }
     }
 
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The level the last generated play or cube decision was made at (under a clock, the
+    /// deepest its allotment allowed); `None` before the first.
+    pub fn last_level(&self) -> Option<Level> {
+        self.last_level
     }
 
     /// `POSITION_ID:MATCH_ID`, gnubg's pair.
@@ -180,6 +199,7 @@ impl TavlaEngine {
                 )?;
                 Ok(String::new())
             }
+            TavlaCommand::Clock(command) => Ok(self.clock.apply(command)),
         }
     }
 
@@ -202,6 +222,8 @@ impl TavlaEngine {
             cube: true,
         });
         self.set_up = false;
+        // A match is what a clock is set for: both accounts start afresh.
+        self.clock.restart();
     }
 
     /// The next game with the opening roll given or thrown; answers who moves first with
@@ -324,7 +346,7 @@ impl TavlaEngine {
             }
             _ => false,
         };
-        let chosen = self.choose_and_play(side);
+        let chosen = self.timed(side, false, |engine| engine.choose_and_play(side));
         match chosen {
             // The roll is kept only with the play it was for.
             Ok(_) => self.roller = roller,
@@ -351,6 +373,11 @@ impl TavlaEngine {
 
     fn genmove_cube(&mut self, side: Option<Side>) -> Result<String, GtpError> {
         let side = self.actor(side)?;
+        self.timed(side, true, |engine| engine.decide_cube(side))
+    }
+
+    /// `side`'s cube decision, made.
+    fn decide_cube(&mut self, side: Side) -> Result<String, GtpError> {
         let state = *self.game.state();
         self.player.set_match_rules(self.game.rules());
         match state.phase {
@@ -378,9 +405,68 @@ impl TavlaEngine {
     }
 }
 
+impl TavlaEngine {
+    /// Makes `side`'s decision (`cube`: a cube decision) with `decide` at the level the
+    /// clock allows (without a clock, the configured level), measures it for the next
+    /// choice and charges it to `side`'s clock.
+    fn timed(
+        &mut self,
+        side: Side,
+        cube: bool,
+        decide: impl FnOnce(&mut TavlaEngine) -> Result<String, GtpError>,
+    ) -> Result<String, GtpError> {
+        let start = Instant::now();
+        let allotment = self.clock.allotment(side.index(), self.moves_left(side));
+        let costs = if cube {
+            &self.cube_costs
+        } else {
+            &self.play_costs
+        };
+        let level = costs.choose(self.settings.level, allotment);
+        self.player.set_level(level);
+        let evaluations = self.player.evaluations();
+        let decided = decide(self);
+        self.player.set_level(self.settings.level);
+        let took = start.elapsed();
+        if let Some(allotment) = allotment {
+            tracing::info!(
+                "{side} {}: level {level} in {:.3} s of {:.3} s allotted",
+                if cube { "cube" } else { "play" },
+                took.as_secs_f64(),
+                allotment.as_secs_f64()
+            );
+        }
+        if decided.is_ok() {
+            let costs = if cube {
+                &mut self.cube_costs
+            } else {
+                &mut self.play_costs
+            };
+            // A decision that evaluated nothing (a forced play, a cube that cannot turn)
+            // says nothing of what the level costs.
+            if self.player.evaluations() > evaluations {
+                costs.record(level, took);
+            }
+            self.clock.charge(side.index(), took);
+            self.last_level = Some(level);
+        }
+        decided
+    }
+
+    /// Decisions `side` still has to make this game, for the clock: its rolls left at about
+    /// 8 pips a roll, one more for the cube.
+    fn moves_left(&self, side: Side) -> u32 {
+        self.game.board().pip_count(side).div_ceil(8) + 1
+    }
+}
+
 impl Engine for TavlaEngine {
     fn commands(&self) -> Vec<&'static str> {
-        TAVLA_COMMANDS.to_vec()
+        TAVLA_COMMANDS
+            .iter()
+            .chain(&CLOCK_COMMANDS)
+            .copied()
+            .collect()
     }
 
     fn execute(

@@ -403,8 +403,14 @@ impl GnubgEngine {
 }
 
 impl Engine for GnubgEngine {
+    /// The clock commands are answered (by the engine inside, whose clock gnubg's
+    /// decisions ignore) so that an arena under a clock can seat gnubg.
     fn commands(&self) -> Vec<&'static str> {
-        TAVLA_COMMANDS.to_vec()
+        TAVLA_COMMANDS
+            .iter()
+            .chain(&crate::protocol::CLOCK_COMMANDS)
+            .copied()
+            .collect()
     }
 
     fn execute(

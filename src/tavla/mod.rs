@@ -51,6 +51,7 @@ pub mod rollout;
 mod settings;
 pub mod setup;
 pub mod teacher;
+pub mod timing;
 pub mod tools;
 pub mod train;
 pub mod ubgi;

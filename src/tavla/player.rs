@@ -127,6 +127,12 @@ impl Player {
         self.level
     }
 
+    /// Plays at `level` from now on, keeping the match rules and the evaluation count (the
+    /// engine's time management changes the level decision by decision).
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+    }
+
     /// The match the cube decisions are for (length 0, the default, is money play).
     pub fn set_match_rules(&mut self, rules: MatchRules) {
         self.rules = rules;

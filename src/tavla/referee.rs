@@ -16,7 +16,9 @@
 //!   nobody;
 //! - then `dice SIDE D1 D2` (both) and `genmove SIDE` to the side; its answer
 //!   `63 24/18 13/10` (the dice must be the ones given) is forwarded as
-//!   `play SIDE 63 24/18 13/10`.
+//!   `play SIDE 63 24/18 13/10`;
+//! - under a clock (`--time-control`), to each after the setup its clock's settings, and
+//!   `time_left SIDE …` before each of its requests, as to every game's engines.
 //!
 //! With an opening suite (`--openings`, the `opening` room) game 0 of the match starts with
 //! the opening's plies: their dice replace the seeded draws they stand for (the roller still
@@ -349,9 +351,9 @@ impl Referee for TavlaReferee {
         Outcome::loss(seat, how, letter(Side::of_seat(seat.other())))
     }
 
-    /// Tavla engines have no clock commands: the arena keeps their clocks alone.
-    fn clock_side(&self, _seat: Seat) -> Option<String> {
-        None
+    /// The side word, as in the move request: Tavla engines take the clock commands.
+    fn clock_side(&self, seat: Seat) -> Option<String> {
+        Some(Side::of_seat(seat).to_string())
     }
 
     fn moves_played(&self) -> usize {

@@ -205,8 +205,8 @@ fn go_byoyomi_and_tavla_clocks() {
         assert!(!result.result.ends_with("+T"), "{result:?}");
         assert!(record(&out, &result).contains("time control byoyomi:0+30x2"));
     }
-    // Tavla engines get no clock commands; the arena keeps their clocks all the same. The
-    // greedy level answers at once: a minute and a minute for ten moves are never at risk.
+    // Tavla engines are told their clocks as every engine is. The greedy level answers at
+    // once: a minute and a minute for ten moves are never at risk.
     for name in ["tavla-a", "tavla-b"] {
         bot(
             &dir,

@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod clock;
 mod cube;
 mod cube_gnubg;
 mod gogui;

@@ -86,7 +86,7 @@ pub trait Referee: Send {
     fn loss_of(&self, seat: Seat, how: LossKind) -> Outcome;
     fn moves_played(&self) -> usize;
     /// The word naming `seat` in `time_left`, or `None` when the game's engines take no
-    /// clock commands (Tavla: the arena still keeps its clocks). Default: the side word of
+    /// clock commands (the arena then still keeps the clocks). Default: the side word of
     /// the move request (`genmove black` → `black`).
     fn clock_side(&self, seat: Seat) -> Option<String> {
         self.move_request(seat)

@@ -146,7 +146,8 @@ pub async fn framing(session: &mut Session) -> Item {
     )
 }
 
-/// The clock commands `--time-control` sends; Tavla's engines take none.
+/// The clock commands `--time-control` sends (none where the game's referee names no
+/// clock side).
 pub async fn clock(session: &mut Session, side: Option<String>) -> Item {
     let Some(side) = side else {
         return Item::new(

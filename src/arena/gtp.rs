@@ -518,7 +518,9 @@ impl EngineProcess {
             return Ok(None);
         }
         let text = String::from_utf8_lossy(&bytes);
-        let text = text.trim_end_matches(['\n', '\r']).replace('\t', " ");
+        let text = text.trim_end_matches(['\n', '\r']);
+        log_line(&mut self.protocol, self.started, '<', text);
+        let text = text.replace('\t', " ");
         Ok(Some(crate::text::printable(&text).into_owned()))
     }
 

@@ -229,3 +229,29 @@ fn the_example_bots_pass_and_play_a_match() {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
+
+/// `--log-protocol FILE`: the whole conversation with the bot, what was sent and what was
+/// read, timed and marked by direction.
+#[test]
+fn the_conversation_is_kept_with_log_protocol() {
+    let log = std::env::temp_dir().join(format!("hamle-check-log-{}.log", std::process::id()));
+    let log_arg = log.display().to_string();
+    passes(&[
+        "hamle kulami --nodes 200",
+        "--game",
+        "kulami",
+        "--log-protocol",
+        &log_arg,
+    ]);
+    let text = std::fs::read_to_string(&log).expect("the protocol log");
+    let _ = std::fs::remove_file(&log);
+    for expected in [
+        "> 1 protocol_version",
+        "< =1 2",
+        "> 2 name",
+        "< =2 hamle",
+        "quit",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in\n{text}");
+    }
+}

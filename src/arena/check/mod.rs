@@ -64,6 +64,10 @@ pub struct CheckArgs {
     /// `seed_arg`).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Write every line to and from the bot to this file, timed and marked by direction
+    /// (emptied first; at most 1 MiB each time the bot is started).
+    #[arg(long)]
+    pub log_protocol: Option<PathBuf>,
 }
 
 /// Runs `hamle check`: exit 0 when a match can run, 1 when an item failed, 2 on bad
@@ -103,9 +107,16 @@ pub fn check(args: &CheckArgs, bot: &Bot, kind: GameKind) -> Result<Report, Stri
     let start_timeout = seconds(args.start_timeout, "--start-timeout")?;
     let settings = games::settings(kind, &args.games)?;
     let hamle = hamle_exe();
-    let launch = bot
+    let mut launch = bot
         .launch(&hamle, Some(derive_seed(args.seed, 1)))
         .map_err(|error| error.to_string())?;
+    if let Some(path) = &args.log_protocol {
+        // Emptied once here: each start of the bot (a fresh one after a broken exchange)
+        // appends its part.
+        crate::files::open_to_write(path)
+            .map_err(|error| format!("--log-protocol {}: {error}", path.display()))?;
+        launch.protocol_log = Some(path.clone());
+    }
     let command = launch.display_command();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

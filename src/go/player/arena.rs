@@ -242,10 +242,15 @@ impl SharedNode {
         self.amaf_half_wins.fetch_add(half_reward, Relaxed);
     }
 
+    /// Adds `visits` virtual visits with `wins` virtual wins to the node's prior.
+    pub(crate) fn add_prior(&self, visits: f32, wins: f32) {
+        store_f32(&self.prior_visits, self.prior_visits() + visits);
+        store_f32(&self.prior_wins, self.prior_wins() + wins);
+    }
+
     /// Adds `bonus` virtual wins in as many virtual visits to the prior.
     pub(crate) fn add_prior_wins(&self, bonus: f32) {
-        store_f32(&self.prior_visits, self.prior_visits() + bonus);
-        store_f32(&self.prior_wins, self.prior_wins() + bonus);
+        self.add_prior(bonus, bonus);
     }
 
     /// The node's plain copy (its children's range as it stands).

@@ -72,6 +72,11 @@ pub struct GoArgs {
     /// leaves the value out).
     #[arg(long, default_value_t = player::DEFAULT_NET_VALUE_VISITS, value_parser = net_visits)]
     pub net_value_visits: f32,
+    /// The weight λ of the net's value beside the playouts' results in the tree's means,
+    /// (1 − λ)·playouts + λ·value, from 0 to 1 (with --net; 0, the default, the playouts
+    /// alone).
+    #[arg(long, default_value_t = player::DEFAULT_NET_VALUE_WEIGHT, value_parser = unit_weight)]
+    pub net_value_weight: f32,
     /// The learned prior's weights file (from `learn-patterns`) instead of the built-in
     /// ones (learned on 13×13 for boards of 12 to 15 lines, on 9×9 for the others).
     #[arg(long)]
@@ -218,6 +223,15 @@ fn net_visits(text: &str) -> Result<f32, String> {
                 shorten(text)
             )
         })
+}
+
+/// `--net-value-weight`: a number from 0 to 1.
+fn unit_weight(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|weight| (0.0..=1.0).contains(weight))
+        .ok_or_else(|| format!("expected a weight from 0 to 1, got '{}'", shorten(text)))
 }
 
 /// Runs `hamle go learn-patterns`: prints what it learned from and how well it fits.
@@ -416,6 +430,7 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         net: args.net.0.map(|net| player::NetSearch {
             prior_visits: args.net_prior_visits,
             value_visits: args.net_value_visits,
+            value_weight: args.net_value_weight,
             ..player::NetSearch::new(*net)
         }),
         ..Settings::default()

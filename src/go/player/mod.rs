@@ -200,6 +200,11 @@ pub struct NetSearch {
     /// for the player who moved into it as their share of wins (`--net-value-visits`; 0:
     /// the value is not used).
     pub value_visits: f32,
+    /// The weight λ of the net's value beside the playouts' results in a node's mean,
+    /// (1 − λ)·playouts + λ·value (`--net-value-weight`, 0 to 1; 0: the playouts alone).
+    /// Each visit backs up the value of the deepest expanded node on its path, the
+    /// position nearest the one its playout started from that the net judged.
+    pub value_weight: f32,
 }
 
 /// [`NetSearch::prior_visits`] unless told otherwise: 20, the prior the built-in net was
@@ -207,6 +212,8 @@ pub struct NetSearch {
 pub const DEFAULT_NET_PRIOR_VISITS: f32 = 20.0;
 /// [`NetSearch::value_visits`] unless told otherwise.
 pub const DEFAULT_NET_VALUE_VISITS: f32 = 0.0;
+/// [`NetSearch::value_weight`] unless told otherwise.
+pub const DEFAULT_NET_VALUE_WEIGHT: f32 = 0.0;
 /// The most virtual visits the net's prior or value may be given: beyond, no search
 /// budget could outweigh them.
 pub const MAX_NET_VISITS: f32 = 1000.0;
@@ -218,6 +225,7 @@ impl NetSearch {
             net: Arc::new(net),
             prior_visits: DEFAULT_NET_PRIOR_VISITS,
             value_visits: DEFAULT_NET_VALUE_VISITS,
+            value_weight: DEFAULT_NET_VALUE_WEIGHT,
         }
     }
 }
@@ -289,7 +297,7 @@ pub struct SearchResult {
     pub reused: u64,
 }
 
-/// Cap on the tree size in nodes (40 bytes each): about 170 MB, kept between moves with
+/// Cap on the tree size in nodes (48 bytes each): about 200 MB, kept between moves with
 /// tree reuse.
 const MAX_TREE_NODES: usize = 1 << 22;
 /// More threads than this only wait on each other's virtual losses.

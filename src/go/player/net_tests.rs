@@ -102,3 +102,44 @@ fn each_search_consults_its_own_net() {
     with_net.net = Some(&policy);
     assert_eq!(net_result, search(&with_net));
 }
+
+/// A search of `board` with `to_move`, consulting `net`, whose tree is kept for a look.
+fn kept_search(board: &Board, to_move: Color, net: &NetSearch) -> KeptTrees {
+    let rules = chinese();
+    let mut kept = KeptTrees::new();
+    let mut req = request(board, to_move, &rules, 400);
+    req.net = Some(net);
+    search_keeping(&req, &mut kept);
+    kept
+}
+
+#[test]
+fn mixed_values_are_backed_up_for_the_player_who_moved() {
+    let board = black_wins();
+    let mixed = NetSearch {
+        value_weight: 0.5,
+        ..builtin(0.0)
+    };
+    for to_move in [Color::Black, Color::White] {
+        let kept = kept_search(&board, to_move, &mixed);
+        let nodes = &kept.nodes;
+        // Values are the mover's: Black's moves judged won, White's lost.
+        let black_moved = to_move == Color::Black;
+        for c in nodes[0].children().filter(|&c| nodes[c].visits > 20) {
+            let value = nodes[c].value;
+            assert_eq!(value > 0.7, black_moved, "{to_move:?} {value}");
+            assert_eq!(value < 0.3, !black_moved, "{to_move:?} {value}");
+        }
+        // The root's own judgement is its mover's, the side not to move.
+        assert_eq!(nodes[0].net_value > 0.5, !black_moved);
+    }
+}
+
+#[test]
+fn without_weight_no_value_is_backed_up() {
+    let board = black_wins();
+    let kept = kept_search(&board, Color::Black, &builtin(0.0));
+    assert!(kept.nodes.iter().all(|node| node.value == 0.0));
+    // The net's own judgements are kept all the same (they cost nothing more).
+    assert!(kept.nodes[0].net_value < 0.3);
+}

@@ -220,6 +220,9 @@ impl<'a> Tree<'a> {
         // The priors see the game's moves before the root too; the playouts keep to the
         // tree's own, as they always have.
         let mut recent = ctx.recent_moves;
+        let mixing = ctx.net.is_some_and(|net| net.value_weight > 0.0);
+        // Black's win probability as the net judged the deepest expanded node so far.
+        let mut black_value = 0.5;
         let mut node = 0;
         let mut terminal = false;
         loop {
@@ -234,6 +237,10 @@ impl<'a> Tree<'a> {
             };
             if leaf {
                 break;
+            }
+            if mixing {
+                // The node's net value is its mover's: the opponent of `color`.
+                black_value = black_share(color.opponent(), self.node(node).net_value());
             }
             let child = self.select(node);
             let mv = self.step(child, color);
@@ -286,7 +293,13 @@ impl<'a> Tree<'a> {
             };
             replies.learn(self.amaf.moves(), winner);
         }
-        self.backup(black_half_reward, margin);
+        // A finished game needs no judgement: its result is exact.
+        let black_value = if terminal {
+            black_half_reward as f32 / 2.0
+        } else {
+            black_value
+        };
+        self.backup(black_half_reward, margin, mixing.then_some(black_value));
         self.playouts += 1;
     }
 
@@ -358,8 +371,9 @@ impl<'a> Tree<'a> {
     }
 
     /// Updates the real statistics along the path and the AMAF statistics of the
-    /// siblings whose move the side to move played first later in the simulation.
-    fn backup(&mut self, black_half_reward: u32, black_margin: f32) {
+    /// siblings whose move the side to move played first later in the simulation; with
+    /// the net's value mixed in, `black_value` is the value this simulation backs up.
+    fn backup(&mut self, black_half_reward: u32, black_margin: f32, black_value: Option<f32>) {
         let mut color = self.ctx.to_move;
         for d in 0..self.path.len() {
             let node = self.node(self.path[d] as usize);
@@ -368,6 +382,9 @@ impl<'a> Tree<'a> {
                 half_reward_for(color.opponent(), black_half_reward),
                 black_margin,
             );
+            if let Some(black_value) = black_value {
+                node.add_value(black_share(color.opponent(), black_value));
+            }
             if d > 0 {
                 node.leave();
             }
@@ -401,12 +418,19 @@ impl<'a> Tree<'a> {
             }
         }
         let log_parent = ((parent_visits + 1) as f32).ln();
+        let weight = self.ctx.net.map_or(0.0, |net| net.value_weight);
         let mut best = children.start;
         let mut best_value = f32::NEG_INFINITY;
         for (c, child) in children.clone().zip(self.arena.run(children)) {
             let n = (child.visits() + child.in_flight()) as f32 + child.prior_visits();
+            let wins = child.half_wins() as f32 * 0.5;
+            let wins = if weight > 0.0 {
+                (1.0 - weight) * wins + weight * child.value() * child.visits() as f32
+            } else {
+                wins
+            };
             let q = if n > 0.0 {
-                (child.half_wins() as f32 * 0.5 + child.prior_wins()) / n
+                (wins + child.prior_wins()) / n
             } else {
                 0.5
             };
@@ -544,6 +568,8 @@ impl<'a> Tree<'a> {
         }
         if let Some(net) = ctx.net {
             let value = self.add_net_priors(net, color, recent);
+            // The node's move was made by the opponent of `color`.
+            self.node(node).set_net_value(1.0 - value);
             if node != 0 && net.value_visits > 0.0 {
                 let (visits, wins) = net_value_prior(net.value_visits, value);
                 self.node(node).add_prior(visits, wins);
@@ -585,6 +611,14 @@ impl<'a> Tree<'a> {
         }
         let (pv, pw) = pass_prior(&ctx.params, last.is_none());
         self.made.push((None, pv, pw));
+    }
+}
+
+/// The share of a win probability `value` for `color` that is Black's.
+fn black_share(color: Color, value: f32) -> f32 {
+    match color {
+        Color::Black => value,
+        Color::White => 1.0 - value,
     }
 }
 

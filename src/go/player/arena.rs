@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicUsize};
 
 use crate::go::board::Point;
 
-/// Nodes a chunk: 160 KB, room for more than ten 19×19 expansions.
+/// Nodes a chunk: 192 KB, room for more than ten 19×19 expansions.
 const CHUNK_BITS: usize = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 

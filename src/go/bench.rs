@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, Point};
 use super::color::Color;
+use super::net::features::HISTORY;
 use super::notation::Vertex;
 use super::player::{self, ResignPolicy, SearchLimits, SearchRequest};
 use super::rules::RuleSet;
@@ -93,7 +94,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             root_allowed: &allow_all,
             history: &[],
             opponent_passed: false,
-            recent_moves: [None; 2],
+            recent_moves: [None; HISTORY],
             move_number: 0,
             limits: SearchLimits {
                 playouts: Some(playouts),
@@ -106,6 +107,7 @@ pub fn run(playouts: u64, out: &mut impl Write) -> io::Result<()> {
             resign: ResignPolicy::never(),
             cleanup: false,
             progress: None,
+            net: None,
         };
         let start = Instant::now();
         let result = player::search(&request);
@@ -150,11 +152,13 @@ const NET_EVALUATIONS: u32 = 50;
 fn net_speed(out: &mut impl Write) -> io::Result<()> {
     let net = crate::go::net::builtin().map_err(io::Error::other)?;
     let mut per_size: Vec<(usize, u64, Duration)> = Vec::new();
+    // Buffers kept between evaluations, as the search keeps them.
+    let mut scratch = crate::go::net::Scratch::default();
     for (_, board, to_move) in positions() {
         let snapshot = crate::go::net::Snapshot::of_board(&board, to_move, 7.0, &[]);
         let start = Instant::now();
         for _ in 0..NET_EVALUATIONS {
-            std::hint::black_box(crate::go::net::evaluate(&net, &snapshot));
+            std::hint::black_box(crate::go::net::evaluate_with(&net, &snapshot, &mut scratch));
         }
         let count = u64::from(NET_EVALUATIONS);
         match per_size.iter_mut().find(|(s, _, _)| *s == board.size()) {

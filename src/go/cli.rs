@@ -63,6 +63,20 @@ pub struct GoArgs {
     /// classical engine), `builtin`, or a weights file written by `train-net`.
     #[arg(long, default_value = "off", value_parser = net_choice)]
     pub net: NetChoice,
+    /// Virtual visits of the net's policy prior that each new tree child gets, its
+    /// probability over the likeliest move's as wins (with --net).
+    #[arg(long, default_value_t = player::DEFAULT_NET_PRIOR_VISITS, value_parser = net_visits)]
+    pub net_prior_visits: f32,
+    /// Virtual visits of the net's value that a tree node gets when it is expanded, the
+    /// net's win probability for the player who moved into it as wins (with --net; 0
+    /// leaves the value out).
+    #[arg(long, default_value_t = player::DEFAULT_NET_VALUE_VISITS, value_parser = net_visits)]
+    pub net_value_visits: f32,
+    /// The weight λ of the net's value beside the playouts' results in the tree's means,
+    /// (1 − λ)·playouts + λ·value, from 0 to 1 (with --net; 0, the default, the playouts
+    /// alone).
+    #[arg(long, default_value_t = player::DEFAULT_NET_VALUE_WEIGHT, value_parser = unit_weight)]
+    pub net_value_weight: f32,
     /// The learned prior's weights file (from `learn-patterns`) instead of the built-in
     /// ones (learned on 13×13 for boards of 12 to 15 lines, on 9×9 for the others).
     #[arg(long)]
@@ -193,6 +207,31 @@ fn learned_prior_visits(text: &str) -> Result<f32, String> {
                 shorten(text)
             )
         })
+}
+
+/// `--net-prior-visits`, `--net-value-visits`: virtual visits from 0 to
+/// [`player::MAX_NET_VISITS`].
+fn net_visits(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|&visits| (0.0..=player::MAX_NET_VISITS).contains(&visits))
+        .ok_or_else(|| {
+            format!(
+                "expected virtual visits from 0 to {}, got '{}'",
+                player::MAX_NET_VISITS,
+                shorten(text)
+            )
+        })
+}
+
+/// `--net-value-weight`: a number from 0 to 1.
+fn unit_weight(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|weight| (0.0..=1.0).contains(weight))
+        .ok_or_else(|| format!("expected a weight from 0 to 1, got '{}'", shorten(text)))
 }
 
 /// Runs `hamle go learn-patterns`: prints what it learned from and how well it fits.
@@ -375,9 +414,6 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         Some(GoTool::TrainNet(train_args)) => return train_net(train_args),
         None => {}
     }
-    if let Some(chosen) = args.net.0 {
-        net::install(*chosen);
-    }
     player::set_learned_prior(args.learned_prior, args.gammas.as_deref())
         .map_err(io::Error::other)?;
     let settings = Settings {
@@ -391,6 +427,12 @@ pub fn run(args: GoArgs) -> io::Result<()> {
         adaptive_budget: args.adaptive_budget,
         ponder: args.ponder,
         dynamic_komi: args.dynkomi,
+        net: args.net.0.map(|net| player::NetSearch {
+            prior_visits: args.net_prior_visits,
+            value_visits: args.net_value_visits,
+            value_weight: args.net_value_weight,
+            ..player::NetSearch::new(*net)
+        }),
         ..Settings::default()
     };
     let mut engine = GoEngine::new(settings);

@@ -14,7 +14,8 @@ use crate::go::analysis::AnalyzeRequest;
 use crate::go::board::Point;
 use crate::go::game::{Game, HandicapError, IllegalMove};
 use crate::go::player::{
-    self, Decision, DynamicKomi, KeptTrees, ResignPolicy, SearchLimits, SearchRequest, SearchResult,
+    self, Decision, DynamicKomi, KeptTrees, NetSearch, ResignPolicy, SearchLimits, SearchRequest,
+    SearchResult,
 };
 use crate::go::rules::{RuleSet, Rules};
 use crate::go::sgf::{self, GoRecord};
@@ -54,6 +55,8 @@ pub struct Settings {
     /// Adapt each move's playouts to the move (`--budget adaptive|fixed`): stop once no
     /// playout left can change the move; at a playout budget on one thread the same moves.
     pub adaptive_budget: bool,
+    /// The network the searches consult (`--net`), and how; `None`: the classical engine.
+    pub net: Option<NetSearch>,
 }
 
 /// The longest time a move may be given by `time_per_move`: a day, as no game clock gives
@@ -87,6 +90,7 @@ impl Default for Settings {
             ponder: false,
             ponder_limit: DEFAULT_PONDER_LIMIT,
             dynamic_komi: true,
+            net: None,
         }
     }
 }
@@ -466,6 +470,7 @@ impl GoEngine {
                 ResignPolicy::never()
             },
             cleanup: kind == Generate::Cleanup,
+            net: self.settings.net.as_ref(),
             ..position_request(game, color, &root_allowed, &history)
         };
         let plan = self.dynkomi.plan(&request, game.handicap(), color);
@@ -785,6 +790,7 @@ impl Engine for GoEngine {
             seed,
             threads: self.settings.threads,
             stop: &stop,
+            net: self.settings.net.as_ref(),
             ..position_request(game, color, &root_allowed, &history)
         };
         request.search_komi = self

@@ -304,7 +304,7 @@ fn search_ownership(game: &Game, color: Color, seed: u64) -> Vec<f32> {
         },
         seed,
         opponent_passed: false,
-        recent_moves: [None; 2],
+        recent_moves: [None; crate::go::net::features::HISTORY],
         ..position_request(game, color, &root_allowed, &history)
     };
     player::search_judging(&request).ownership

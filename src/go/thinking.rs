@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::go::analysis::{AnalyzeRequest, ownership_for};
 use crate::go::board::{Board, Point};
 use crate::go::game::Game;
+use crate::go::net::features::HISTORY;
 use crate::go::player::{
     self, KeptTrees, Progress, ResignPolicy, SearchLimits, SearchRequest, SearchResult, Snapshot,
 };
@@ -49,16 +50,18 @@ pub(crate) fn position_request<'a>(
         resign: ResignPolicy::never(),
         cleanup: false,
         progress: None,
+        net: None,
     }
 }
 
-/// `game`'s last move and the one before it, `None` for a pass or a move not played.
-fn recent_moves(game: &Game) -> [Option<Point>; 2] {
-    let skip = game.moves().len().saturating_sub(2);
-    let mut recent = [None; 2];
+/// `game`'s last [`HISTORY`] moves, the latest first, `None` for a pass or a move not
+/// played.
+fn recent_moves(game: &Game) -> [Option<Point>; HISTORY] {
+    let skip = game.moves().len().saturating_sub(HISTORY);
+    let mut recent = [None; HISTORY];
     // Oldest first: the last move ends in slot 0.
     for (_, mv) in game.moves().skip(skip) {
-        recent[1] = recent[0];
+        recent.rotate_right(1);
         recent[0] = match mv {
             MoveVertex::Play(v) => Some(game.board().point(v)),
             MoveVertex::Pass => None,
@@ -206,23 +209,27 @@ mod tests {
     use crate::go::rules::RuleSet;
 
     #[test]
-    fn recent_moves_are_the_last_two_played_and_a_pass_is_none() {
+    fn recent_moves_are_the_last_five_played_and_a_pass_is_none() {
         let mut game = Game::new(9, RuleSet::Chinese.rules()).expect("9x9");
-        assert_eq!(recent_moves(&game), [None, None]);
+        assert_eq!(recent_moves(&game), [None; HISTORY]);
         let play = |game: &mut Game, color, v: &str| {
             let mv = MoveVertex::Play(v.parse().expect("test vertex"));
             game.play(color, mv).expect("legal");
         };
         let point = |game: &Game, v: &str| Some(game.board().point(v.parse().expect("vertex")));
         play(&mut game, Color::Black, "D4");
-        assert_eq!(recent_moves(&game), [point(&game, "D4"), None]);
-        play(&mut game, Color::White, "E5");
-        play(&mut game, Color::Black, "C3");
         assert_eq!(
             recent_moves(&game),
-            [point(&game, "C3"), point(&game, "E5")]
+            [point(&game, "D4"), None, None, None, None]
         );
+        play(&mut game, Color::White, "E5");
+        play(&mut game, Color::Black, "C3");
+        let (d4, e5, c3) = (point(&game, "D4"), point(&game, "E5"), point(&game, "C3"));
+        assert_eq!(recent_moves(&game), [c3, e5, d4, None, None]);
         game.play(Color::White, MoveVertex::Pass).expect("a pass");
-        assert_eq!(recent_moves(&game), [None, point(&game, "C3")]);
+        play(&mut game, Color::Black, "F6");
+        play(&mut game, Color::White, "G7");
+        let (f6, g7) = (point(&game, "F6"), point(&game, "G7"));
+        assert_eq!(recent_moves(&game), [g7, f6, None, c3, e5]);
     }
 }

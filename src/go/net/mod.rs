@@ -19,20 +19,6 @@ pub use features::Snapshot;
 pub use model::{Eval, Net, Shape};
 
 use std::path::Path;
-use std::sync::OnceLock;
-
-/// The net the search uses for the rest of the process (`--net`), when one was chosen.
-static ACTIVE: OnceLock<Net> = OnceLock::new();
-
-/// The net the search uses, if `--net` chose one (`off`, the default, leaves none).
-pub fn active() -> Option<&'static Net> {
-    ACTIVE.get()
-}
-
-/// Makes `net` the one the search uses; false, and nothing changes, if one was before.
-pub fn install(net: Net) -> bool {
-    ACTIVE.set(net).is_ok()
-}
 
 /// The weights built into the engine: trained by `hamle go train-net` on the teacher's
 /// 9×9 and 13×13 labels (docs/training.md, "The Go network").
@@ -58,10 +44,29 @@ pub fn parse_choice(text: &str) -> Result<Option<Net>, String> {
 
 /// The net's judgement of `snapshot`'s position (identity symmetry).
 pub fn evaluate(net: &Net, snapshot: &Snapshot) -> Eval {
+    evaluate_with(net, snapshot, &mut Scratch::default())
+}
+
+/// The working memory of [`evaluate_with`], kept by a search from one evaluation to the
+/// next: the input planes and the forward pass's buffers.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    planes: Vec<f32>,
+    model: model::Scratch,
+}
+
+/// [`evaluate`] with its buffers in `scratch` (the same judgement, without allocating
+/// them anew).
+pub fn evaluate_with(net: &Net, snapshot: &Snapshot, scratch: &mut Scratch) -> Eval {
     let area = snapshot.area();
-    let mut planes = vec![0.0; features::PLANES * area];
-    snapshot.planes(0, &mut planes);
-    net.evaluate(&planes, usize::from(snapshot.size))
+    scratch.planes.clear();
+    scratch.planes.resize(features::PLANES * area, 0.0);
+    snapshot.planes(0, &mut scratch.planes);
+    net.evaluate_with(
+        &scratch.planes,
+        usize::from(snapshot.size),
+        &mut scratch.model,
+    )
 }
 
 #[cfg(test)]
@@ -115,6 +120,28 @@ mod tests {
                 (p - pin_p).abs() < 1e-3 && (value - pin_value).abs() < 1e-3,
                 "{seen:?}"
             );
+        }
+    }
+
+    /// Kept buffers change nothing, whatever board sizes they served before.
+    #[test]
+    fn evaluations_with_kept_buffers_are_the_same() {
+        let net = builtin().expect("the built-in weights read");
+        let mut scratch = Scratch::default();
+        for size in [19, 9, 13, 9] {
+            let mut game = Game::new(size, RuleSet::Chinese.rules()).expect("a board");
+            let v = crate::go::notation::MoveVertex::parse_on("C3", size).expect("a move");
+            game.play(game.to_move(), v).expect("legal");
+            let snapshot = Snapshot::of_game(&game);
+            assert_eq!(
+                evaluate_with(&net, &snapshot, &mut scratch),
+                evaluate(&net, &snapshot)
+            );
+            let mut planes = vec![0.0; features::PLANES * size * size];
+            snapshot.planes(0, &mut planes);
+            let trace = net.forward(&planes, size, 1);
+            let value = model::sigmoid(trace.value_logits[0]);
+            assert_eq!(evaluate(&net, &snapshot).value, value);
         }
     }
 

@@ -110,6 +110,25 @@ pub struct Eval {
     pub ownership: Vec<f32>,
 }
 
+/// The working memory of [`Net::evaluate_with`]: the columns of a convolution's input and
+/// three activations (the block's input, its middle and its output).
+#[derive(Debug, Default)]
+pub struct Scratch {
+    cols: Vec<f32>,
+    x: Vec<f32>,
+    h: Vec<f32>,
+    z: Vec<f32>,
+}
+
+/// The heads' outputs over a batch (see [`Trace`]).
+struct Heads {
+    pooled: Vec<f32>,
+    hidden: Vec<f32>,
+    logits: Vec<f32>,
+    value_logits: Vec<f32>,
+    ownership: Vec<f32>,
+}
+
 /// The intermediate values of a forward pass over a batch, which the gradient needs.
 pub struct Trace {
     pub size: usize,
@@ -177,9 +196,17 @@ impl Net {
     /// The net's judgement of one position's planes (`PLANES × size²`, from
     /// [`super::features::Snapshot::planes`]).
     pub fn evaluate(&self, planes: &[f32], size: usize) -> Eval {
-        let trace = self.forward(planes, size, 1);
+        self.evaluate_with(planes, size, &mut Scratch::default())
+    }
+
+    /// [`Net::evaluate`] with its working memory in `scratch`, kept from one call to the
+    /// next: a search evaluates thousands of positions, and keeps no trace for a gradient.
+    pub fn evaluate_with(&self, planes: &[f32], size: usize, scratch: &mut Scratch) -> Eval {
+        let layout = self.layout();
+        self.tower_into(&layout, planes, size, scratch);
+        let heads = self.head_outputs(&layout, size, 1, &scratch.x);
         let area = size * size;
-        let logits = &trace.logits;
+        let logits = &heads.logits;
         let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let mut policy: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
         let sum: f32 = policy.iter().sum();
@@ -189,8 +216,38 @@ impl Net {
         debug_assert_eq!(policy.len(), area + 1);
         Eval {
             policy,
-            value: sigmoid(trace.value_logits[0]),
-            ownership: trace.ownership,
+            value: sigmoid(heads.value_logits[0]),
+            ownership: heads.ownership,
+        }
+    }
+
+    /// The tower's output for one board into `scratch.x`, reusing its buffers.
+    fn tower_into(&self, layout: &Layout, planes: &[f32], size: usize, scratch: &mut Scratch) {
+        let w = &self.weights;
+        let c = self.shape.channels;
+        let width = size * size;
+        let Scratch { cols, x, h, z } = scratch;
+        let mut conv = |input: &[f32],
+                        in_ch: usize,
+                        wr: &Range<usize>,
+                        br: &Range<usize>,
+                        out: &mut Vec<f32>| {
+            cols.resize(in_ch * 9 * width, 0.0);
+            im2col(input, in_ch, size, 1, cols);
+            out.resize(c * width, 0.0);
+            conv_forward(&w[wr.clone()], &w[br.clone()], cols, width, out);
+        };
+        conv(planes, PLANES, &layout.stem_w, &layout.stem_b, x);
+        relu(x);
+        for block in &layout.blocks {
+            conv(x, c, &block[0], &block[1], h);
+            relu(h);
+            conv(h, c, &block[2], &block[3], z);
+            for (z, x) in z.iter_mut().zip(x.iter()) {
+                *z += x;
+            }
+            relu(z);
+            std::mem::swap(x, z);
         }
     }
 
@@ -229,7 +286,7 @@ impl Net {
         self.heads(&layout, size, batch, cols, acts)
     }
 
-    /// The three heads on the tower's output, board by board.
+    /// The three heads on the tower's output, with the trace the gradient needs.
     fn heads(
         &self,
         layout: &Layout,
@@ -238,11 +295,27 @@ impl Net {
         cols: Vec<Vec<f32>>,
         acts: Vec<Vec<f32>>,
     ) -> Trace {
+        let tower = acts.last().expect("the tower's output");
+        let heads = self.head_outputs(layout, size, batch, tower);
+        Trace {
+            size,
+            batch,
+            cols,
+            acts,
+            pooled: heads.pooled,
+            hidden: heads.hidden,
+            logits: heads.logits,
+            value_logits: heads.value_logits,
+            ownership: heads.ownership,
+        }
+    }
+
+    /// The three heads on the tower's output (`channels × batch·size²`), board by board.
+    fn head_outputs(&self, layout: &Layout, size: usize, batch: usize, tower: &[f32]) -> Heads {
         let w = &self.weights;
         let (c, hid) = (self.shape.channels, self.shape.value_hidden);
         let area = size * size;
         let width = batch * area;
-        let tower = acts.last().expect("the tower's output");
         let mut pooled = vec![0.0; batch * 2 * c];
         let mut logits = vec![0.0; batch * (area + 1)];
         let mut ownership = vec![0.0; batch * area];
@@ -279,11 +352,7 @@ impl Net {
             }
             value_logits[b] = w[layout.value2_b.start] + dot(&w[layout.value2_w.clone()], hv);
         }
-        Trace {
-            size,
-            batch,
-            cols,
-            acts,
+        Heads {
             pooled,
             hidden,
             logits,

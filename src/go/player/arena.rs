@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicUsize};
 
 use crate::go::board::Point;
 
-/// Nodes a chunk: 160 KB, room for more than ten 19×19 expansions.
+/// Nodes a chunk: 192 KB, room for more than ten 19×19 expansions.
 const CHUNK_BITS: usize = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
@@ -65,6 +65,13 @@ pub(crate) struct Node {
     pub(crate) score: f32,
     pub(crate) prior_visits: f32,
     pub(crate) prior_wins: f32,
+    /// With the net's value mixed in (`--net-value-weight`): the mean over the node's
+    /// visits of the net's win probability, for the player who made `mv`, of the
+    /// position each visit's playout started from (see `Tree::simulate`).
+    pub(crate) value: f32,
+    /// The net's win probability for the player who made `mv`, once the node is
+    /// expanded with a net (its own judgement, which visits below it back up).
+    pub(crate) net_value: f32,
 }
 
 impl Node {
@@ -80,6 +87,8 @@ impl Node {
             score: 0.0,
             prior_visits,
             prior_wins,
+            value: 0.0,
+            net_value: 0.5,
         }
     }
 
@@ -126,6 +135,9 @@ pub(crate) struct SharedNode {
     score: AtomicU32,
     prior_visits: AtomicU32,
     prior_wins: AtomicU32,
+    /// `f32` bits of [`Node::value`] and of [`Node::net_value`].
+    value: AtomicU32,
+    net_value: AtomicU32,
 }
 
 fn load_f32(cell: &AtomicU32) -> f32 {
@@ -236,16 +248,44 @@ impl SharedNode {
         self.half_wins.fetch_add(half_reward, Relaxed);
     }
 
+    /// Adds the net's `value` (for the player who made the move) to the running mean of
+    /// the visits' values; call it after [`SharedNode::add_visit`] for the same visit.
+    pub(crate) fn add_value(&self, value: f32) {
+        let visits = self.visits().max(1);
+        let mean = load_f32(&self.value);
+        store_f32(&self.value, mean + (value - mean) / visits as f32);
+    }
+
+    /// [`Node::value`].
+    pub(crate) fn value(&self) -> f32 {
+        load_f32(&self.value)
+    }
+
+    /// [`Node::net_value`].
+    pub(crate) fn net_value(&self) -> f32 {
+        load_f32(&self.net_value)
+    }
+
+    /// Sets [`Node::net_value`] (by the thread expanding the node).
+    pub(crate) fn set_net_value(&self, value: f32) {
+        store_f32(&self.net_value, value);
+    }
+
     /// Counts one AMAF (RAVE) visit worth `half_reward`.
     pub(crate) fn add_amaf(&self, half_reward: u32) {
         self.amaf_visits.fetch_add(1, Relaxed);
         self.amaf_half_wins.fetch_add(half_reward, Relaxed);
     }
 
+    /// Adds `visits` virtual visits with `wins` virtual wins to the node's prior.
+    pub(crate) fn add_prior(&self, visits: f32, wins: f32) {
+        store_f32(&self.prior_visits, self.prior_visits() + visits);
+        store_f32(&self.prior_wins, self.prior_wins() + wins);
+    }
+
     /// Adds `bonus` virtual wins in as many virtual visits to the prior.
     pub(crate) fn add_prior_wins(&self, bonus: f32) {
-        store_f32(&self.prior_visits, self.prior_visits() + bonus);
-        store_f32(&self.prior_wins, self.prior_wins() + bonus);
+        self.add_prior(bonus, bonus);
     }
 
     /// The node's plain copy (its children's range as it stands).
@@ -266,6 +306,8 @@ impl SharedNode {
             score: load_f32(&self.score),
             prior_visits: self.prior_visits(),
             prior_wins: self.prior_wins(),
+            value: self.value(),
+            net_value: self.net_value(),
         }
     }
 
@@ -281,6 +323,8 @@ impl SharedNode {
         store_f32(&self.score, node.score);
         store_f32(&self.prior_visits, node.prior_visits);
         store_f32(&self.prior_wins, node.prior_wins);
+        store_f32(&self.value, node.value);
+        store_f32(&self.net_value, node.net_value);
         if node.num_children > 0 {
             self.publish(node.first_child as usize, usize::from(node.num_children));
         } else {
@@ -396,6 +440,8 @@ mod tests {
             score: -2.5,
             prior_visits: 10.0,
             prior_wins: 7.0,
+            value: 0.25,
+            net_value: 0.75,
         };
         let arena = Arena::holding(&[Node::default(), node.clone()], 8);
         assert_eq!(arena.get(1).load(), node);

@@ -109,14 +109,17 @@ pub(crate) fn learned_prior(params: &Params, share: f32) -> (f32, f32) {
     (visits, visits * share.clamp(0.0, 1.0))
 }
 
-/// The virtual visits of the net's policy prior (`--net`): not yet measured, the learned
-/// prior's value on middle boards.
-pub(crate) const NET_PRIOR_VISITS: f32 = 20.0;
+/// Virtual (visits, wins) from the net's policy (`--net`, `NetSearch::prior_visits`
+/// virtual visits): `share` is the move's probability over the most likely move's.
+pub(crate) fn net_prior(visits: f32, share: f32) -> (f32, f32) {
+    (visits, visits * share.clamp(0.0, 1.0))
+}
 
-/// Virtual (visits, wins) from the net's policy: `share` is the move's probability over
-/// the most likely move's.
-pub(crate) fn net_prior(share: f32) -> (f32, f32) {
-    (NET_PRIOR_VISITS, NET_PRIOR_VISITS * share.clamp(0.0, 1.0))
+/// Virtual (visits, wins) from the net's value (`NetSearch::value_visits` virtual
+/// visits) for a node whose position the net judges won with probability `value` by the
+/// side to move there: the node's wins are its mover's, the other side.
+pub(crate) fn net_value_prior(visits: f32, value: f32) -> (f32, f32) {
+    (visits, visits * (1.0 - value.clamp(0.0, 1.0)))
 }
 
 /// Virtual (visits, wins) for `color` playing at `p`: captures and escapes good,

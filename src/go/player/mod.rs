@@ -65,10 +65,13 @@ mod spatial;
 mod tactics;
 mod tree;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_POINTS, Point};
 use super::color::Color;
+use super::net::Net;
+use super::net::features::HISTORY;
 use super::rules::{KoRule, Rules, Scoring};
 use super::score::Ownership;
 
@@ -159,9 +162,10 @@ pub struct SearchRequest<'a> {
     pub history: &'a [u64],
     /// The previous move of the game was a pass: passing now ends the game.
     pub opponent_passed: bool,
-    /// The game's last move and the one before it (`None`: a pass, or no move yet), for
-    /// the learned prior's distance features at the root.
-    pub recent_moves: [Option<Point>; 2],
+    /// The game's last moves, the latest first (`None`: a pass, or no move yet): the
+    /// first two for the learned prior's distance features at the root, all of them for
+    /// the net's history planes.
+    pub recent_moves: [Option<Point>; HISTORY],
     /// Moves played so far (passes included, handicap stones not), for the resignation
     /// rule.
     pub move_number: u32,
@@ -179,6 +183,51 @@ pub struct SearchRequest<'a> {
     pub cleanup: bool,
     /// Called with the search's state every so often while it runs (analysis streams).
     pub progress: Option<Progress<'a>>,
+    /// The network the tree consults, and how (`None`: the classical engine).
+    pub net: Option<&'a NetSearch>,
+}
+
+/// The network a search consults when it expands a node (`--net`), and how much its
+/// judgement weighs: the net is shared ([`Arc`]) so that engines and threads hold it
+/// without copies, and two engines of one process may use different nets.
+#[derive(Clone, Debug)]
+pub struct NetSearch {
+    pub net: Arc<Net>,
+    /// Virtual visits a new child gets from the policy, with its probability over the
+    /// likeliest move's as their share of wins (`--net-prior-visits`).
+    pub prior_visits: f32,
+    /// Virtual visits a node gets when it is expanded, with the net's win probability
+    /// for the player who moved into it as their share of wins (`--net-value-visits`; 0:
+    /// the value is not used).
+    pub value_visits: f32,
+    /// The weight λ of the net's value beside the playouts' results in a node's mean,
+    /// (1 − λ)·playouts + λ·value (`--net-value-weight`, 0 to 1; 0: the playouts alone).
+    /// Each visit backs up the value of the deepest expanded node on its path, the
+    /// position nearest the one its playout started from that the net judged.
+    pub value_weight: f32,
+}
+
+/// [`NetSearch::prior_visits`] unless told otherwise: 20, the prior the built-in net was
+/// measured with (docs/strength.md).
+pub const DEFAULT_NET_PRIOR_VISITS: f32 = 20.0;
+/// [`NetSearch::value_visits`] unless told otherwise.
+pub const DEFAULT_NET_VALUE_VISITS: f32 = 0.0;
+/// [`NetSearch::value_weight`] unless told otherwise.
+pub const DEFAULT_NET_VALUE_WEIGHT: f32 = 0.0;
+/// The most virtual visits the net's prior or value may be given: beyond, no search
+/// budget could outweigh them.
+pub const MAX_NET_VISITS: f32 = 1000.0;
+
+impl NetSearch {
+    /// `net` with the default weights.
+    pub fn new(net: Net) -> NetSearch {
+        NetSearch {
+            net: Arc::new(net),
+            prior_visits: DEFAULT_NET_PRIOR_VISITS,
+            value_visits: DEFAULT_NET_VALUE_VISITS,
+            value_weight: DEFAULT_NET_VALUE_WEIGHT,
+        }
+    }
 }
 
 /// A running search's periodic report.
@@ -248,7 +297,7 @@ pub struct SearchResult {
     pub reused: u64,
 }
 
-/// Cap on the tree size in nodes (40 bytes each): about 170 MB, kept between moves with
+/// Cap on the tree size in nodes (48 bytes each): about 200 MB, kept between moves with
 /// tree reuse.
 const MAX_TREE_NODES: usize = 1 << 22;
 /// More threads than this only wait on each other's virtual losses.
@@ -306,6 +355,7 @@ fn search_with(
         root_moves: &root_moves,
         opponent_passed: request.opponent_passed,
         recent_moves: request.recent_moves,
+        net: request.net,
         points: &points,
         max_nodes: MAX_TREE_NODES,
         playout_cap: playout_cap(board),
@@ -812,6 +862,8 @@ pub fn ownership(
     sums.iter().map(|&s| s as f32 / n).collect()
 }
 
+#[cfg(test)]
+mod net_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -62,7 +62,7 @@ pub(super) fn request<'a>(
         root_allowed: &allow_all,
         history: &[],
         opponent_passed: false,
-        recent_moves: [None; 2],
+        recent_moves: [None; HISTORY],
         move_number: 40,
         limits: SearchLimits {
             playouts: Some(playouts),
@@ -75,6 +75,7 @@ pub(super) fn request<'a>(
         resign: ResignPolicy::never(),
         cleanup: false,
         progress: None,
+        net: None,
     }
 }
 
@@ -282,7 +283,7 @@ fn does_not_pass_on_a_board_of_its_own_stones() {
     for rules in [&rules, &japanese] {
         let mut req = request(&board, Color::Black, rules, 3000);
         req.move_number = 1;
-        req.recent_moves = [Some(pt(&board, "E5")), None];
+        req.recent_moves = [Some(pt(&board, "E5")), None, None, None, None];
         for seed in 0..4 {
             req.seed = seed;
             assert!(

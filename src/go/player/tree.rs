@@ -19,15 +19,18 @@ use std::time::{Duration, Instant};
 
 use crate::go::board::{Board, MAX_POINTS, Point, side_to_move_key};
 use crate::go::color::Color;
-use crate::go::net::features::index_of;
-use crate::go::net::{Net, Snapshot};
+use crate::go::net::Snapshot;
+use crate::go::net::features::{HISTORY, index_of};
 use crate::go::rules::KoRule;
 
+use super::NetSearch;
 use super::adaptive::{self, Budget};
 use super::arena::{Arena, Children, Node, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
 use super::gammas::Gammas;
-use super::knowledge::{LargeBoardPruning, learned_prior, move_prior, net_prior, pass_prior};
+use super::knowledge::{
+    LargeBoardPruning, learned_prior, move_prior, net_prior, net_value_prior, pass_prior,
+};
 use super::params::Params;
 use super::playout::{Amaf, Playout, Scorer, Turn};
 
@@ -53,8 +56,10 @@ pub(crate) struct Context<'a> {
     pub(crate) root_moves: &'a [Option<Point>],
     /// The previous move of the game was a pass: a pass at the root ends the game.
     pub(crate) opponent_passed: bool,
-    /// The game's last move and the one before it ([`SearchRequest::recent_moves`]).
-    pub(crate) recent_moves: [Option<Point>; 2],
+    /// The game's last moves, the latest first ([`SearchRequest::recent_moves`]).
+    pub(crate) recent_moves: [Option<Point>; HISTORY],
+    /// The network the tree consults, if any ([`SearchRequest::net`]).
+    pub(crate) net: Option<&'a NetSearch>,
     /// On-board points, for ownership sums.
     pub(crate) points: &'a [Point],
     pub(crate) max_nodes: usize,
@@ -114,6 +119,8 @@ pub(crate) struct Tree<'a> {
     made: Vec<(Option<Point>, f32, f32)>,
     /// Scratch: the learned strengths of the children being made.
     strengths: Vec<f32>,
+    /// Scratch: the net's buffers, kept between evaluations.
+    net_scratch: crate::go::net::Scratch,
 }
 
 impl<'a> Tree<'a> {
@@ -137,13 +144,14 @@ impl<'a> Tree<'a> {
             criticality: Criticality::new(),
             made: Vec::new(),
             strengths: Vec::new(),
+            net_scratch: crate::go::net::Scratch::default(),
         };
         if let Some(lead) = ctx.root.area().checked_div(ctx.params.mercy_fraction) {
             // At most 625: fits u32.
             tree.playout.mercy = lead as u32;
         }
         if index == 0 && arena.len() == 0 && arena.alloc(1).is_some() {
-            tree.expand(0, ctx.to_move, None, None);
+            tree.expand(0, ctx.to_move, &ctx.recent_moves);
         }
         tree
     }
@@ -209,9 +217,12 @@ impl<'a> Tree<'a> {
         let mut passes = u32::from(ctx.opponent_passed);
         let mut last = None;
         let mut before_last = None;
-        // The learned prior sees the game's moves before the root too; the playouts keep
-        // to the tree's own, as they always have.
-        let [mut prior_last, mut prior_before_last] = ctx.recent_moves;
+        // The priors see the game's moves before the root too; the playouts keep to the
+        // tree's own, as they always have.
+        let mut recent = ctx.recent_moves;
+        let mixing = ctx.net.is_some_and(|net| net.value_weight > 0.0);
+        // Black's win probability as the net judged the deepest expanded node so far.
+        let mut black_value = 0.5;
         let mut node = 0;
         let mut terminal = false;
         loop {
@@ -221,20 +232,22 @@ impl<'a> Tree<'a> {
                 // Another thread is making the children: a playout from here this once.
                 Children::Expanding => true,
                 Children::Leaf => {
-                    here.visits() < ctx.params.expand_after
-                        || !self.expand(node, color, prior_last, prior_before_last)
+                    here.visits() < ctx.params.expand_after || !self.expand(node, color, &recent)
                 }
             };
             if leaf {
                 break;
+            }
+            if mixing {
+                // The node's net value is its mover's: the opponent of `color`.
+                black_value = black_share(color.opponent(), self.node(node).net_value());
             }
             let child = self.select(node);
             let mv = self.step(child, color);
             passes = if mv.is_some() { 0 } else { passes + 1 };
             before_last = last;
             last = mv;
-            prior_before_last = prior_last;
-            prior_last = mv;
+            push_recent(&mut recent, mv);
             color = color.opponent();
             node = child;
             if passes >= 2 {
@@ -280,7 +293,13 @@ impl<'a> Tree<'a> {
             };
             replies.learn(self.amaf.moves(), winner);
         }
-        self.backup(black_half_reward, margin);
+        // A finished game needs no judgement: its result is exact.
+        let black_value = if terminal {
+            black_half_reward as f32 / 2.0
+        } else {
+            black_value
+        };
+        self.backup(black_half_reward, margin, mixing.then_some(black_value));
         self.playouts += 1;
     }
 
@@ -352,8 +371,9 @@ impl<'a> Tree<'a> {
     }
 
     /// Updates the real statistics along the path and the AMAF statistics of the
-    /// siblings whose move the side to move played first later in the simulation.
-    fn backup(&mut self, black_half_reward: u32, black_margin: f32) {
+    /// siblings whose move the side to move played first later in the simulation; with
+    /// the net's value mixed in, `black_value` is the value this simulation backs up.
+    fn backup(&mut self, black_half_reward: u32, black_margin: f32, black_value: Option<f32>) {
         let mut color = self.ctx.to_move;
         for d in 0..self.path.len() {
             let node = self.node(self.path[d] as usize);
@@ -362,6 +382,9 @@ impl<'a> Tree<'a> {
                 half_reward_for(color.opponent(), black_half_reward),
                 black_margin,
             );
+            if let Some(black_value) = black_value {
+                node.add_value(black_share(color.opponent(), black_value));
+            }
             if d > 0 {
                 node.leave();
             }
@@ -395,12 +418,19 @@ impl<'a> Tree<'a> {
             }
         }
         let log_parent = ((parent_visits + 1) as f32).ln();
+        let weight = self.ctx.net.map_or(0.0, |net| net.value_weight);
         let mut best = children.start;
         let mut best_value = f32::NEG_INFINITY;
         for (c, child) in children.clone().zip(self.arena.run(children)) {
             let n = (child.visits() + child.in_flight()) as f32 + child.prior_visits();
+            let wins = child.half_wins() as f32 * 0.5;
+            let wins = if weight > 0.0 {
+                (1.0 - weight) * wins + weight * child.value() * child.visits() as f32
+            } else {
+                wins
+            };
             let q = if n > 0.0 {
-                (child.half_wins() as f32 * 0.5 + child.prior_wins()) / n
+                (wins + child.prior_wins()) / n
             } else {
                 0.5
             };
@@ -455,11 +485,16 @@ impl<'a> Tree<'a> {
 
     /// Gives the children being made ([`Tree::made`]) the net's policy as a prior: each
     /// move its probability over the most likely one's, as the learned prior does with
-    /// gammas (`knowledge::net_prior`). The net sees the last two moves (`recent`), as the
-    /// gammas do; it was trained with five, the others are left empty.
-    fn add_net_priors(&mut self, net: &Net, color: Color, recent: [Option<Point>; 2]) {
-        let snapshot = Snapshot::of_board(&self.board, color, self.ctx.komi, &recent);
-        let eval = crate::go::net::evaluate(net, &snapshot);
+    /// gammas (`knowledge::net_prior`). The net sees the last moves (`recent`, the
+    /// latest first) as it was trained to. Returns the net's win probability for `color`.
+    fn add_net_priors(
+        &mut self,
+        net: &NetSearch,
+        color: Color,
+        recent: &[Option<Point>; HISTORY],
+    ) -> f32 {
+        let snapshot = Snapshot::of_board(&self.board, color, self.ctx.komi, recent);
+        let eval = crate::go::net::evaluate_with(&net.net, &snapshot, &mut self.net_scratch);
         let size = self.board.size();
         let prob =
             |board: &Board, p: Point| eval.policy[usize::from(index_of(board.vertex(p), size))];
@@ -468,11 +503,12 @@ impl<'a> Tree<'a> {
             .fold(f32::MIN_POSITIVE, f32::max);
         for made in &mut self.made {
             if let Some(p) = made.0 {
-                let (visits, wins) = net_prior(prob(&self.board, p) / best);
+                let (visits, wins) = net_prior(net.prior_visits, prob(&self.board, p) / best);
                 made.1 += visits;
                 made.2 += wins;
             }
         }
+        eval.value
     }
 
     /// Test access to expansion: walks `line` from the root (each move must be a child
@@ -484,11 +520,10 @@ impl<'a> Tree<'a> {
         self.begin_walk();
         let mut node = 0;
         let mut color = self.ctx.to_move;
-        let mut last = None;
-        let mut before_last = None;
+        let mut recent = self.ctx.recent_moves;
         for &mv in line {
             if self.node(node).children() == Children::Leaf {
-                assert!(self.expand(node, color, last, before_last), "tree full");
+                assert!(self.expand(node, color, &recent), "tree full");
             }
             let child = self
                 .node(node)
@@ -497,28 +532,22 @@ impl<'a> Tree<'a> {
                 .unwrap_or_else(|| panic!("{mv:?} is not a child"));
             self.step(child, color);
             node = child;
-            before_last = last;
-            last = mv;
+            push_recent(&mut recent, mv);
             color = color.opponent();
         }
         if self.node(node).children() == Children::Leaf {
-            assert!(self.expand(node, color, last, before_last), "tree full");
+            assert!(self.expand(node, color, &recent), "tree full");
         }
         (self.node(node).child_range())
             .map(|c| self.node(c).mv())
             .collect()
     }
 
-    /// Gives `node` its children, for `color` to move on the current board after `last`
-    /// and `before_last` (`None`: a pass, or before the root); false if the tree is full
-    /// or another thread is expanding the node.
-    fn expand(
-        &mut self,
-        node: usize,
-        color: Color,
-        last: Option<Point>,
-        before_last: Option<Point>,
-    ) -> bool {
+    /// Gives `node` its children, for `color` to move on the current board after the
+    /// `recent` moves (the latest first; `None`: a pass, or before the game); false if the
+    /// tree is full or another thread is expanding the node. With a net, the node itself
+    /// gets the net's value as virtual visits (the root needs none: nothing selects it).
+    fn expand(&mut self, node: usize, color: Color, recent: &[Option<Point>; HISTORY]) -> bool {
         let ctx = self.ctx;
         // The root is always expanded: the search reports on its children.
         if node != 0 && self.arena.len() + self.board.empty_points().len() + 1 > ctx.max_nodes {
@@ -535,10 +564,16 @@ impl<'a> Tree<'a> {
                 self.made.push((mv, child.prior_visits, child.prior_wins));
             }
         } else {
-            self.make_children(color, last, before_last);
+            self.make_children(color, recent[0], recent[1]);
         }
-        if let Some(net) = crate::go::net::active() {
-            self.add_net_priors(net, color, [last, before_last]);
+        if let Some(net) = ctx.net {
+            let value = self.add_net_priors(net, color, recent);
+            // The node's move was made by the opponent of `color`.
+            self.node(node).set_net_value(1.0 - value);
+            if node != 0 && net.value_visits > 0.0 {
+                let (visits, wins) = net_value_prior(net.value_visits, value);
+                self.node(node).add_prior(visits, wins);
+            }
         }
         let count = self.made.len();
         let Some(first) = self.arena.alloc(count) else {
@@ -579,6 +614,20 @@ impl<'a> Tree<'a> {
     }
 }
 
+/// The share of a win probability `value` for `color` that is Black's.
+fn black_share(color: Color, value: f32) -> f32 {
+    match color {
+        Color::Black => value,
+        Color::White => 1.0 - value,
+    }
+}
+
+/// `recent` (the last moves, the latest first) after `mv` is played.
+fn push_recent(recent: &mut [Option<Point>; HISTORY], mv: Option<Point>) {
+    recent.rotate_right(1);
+    recent[0] = mv;
+}
+
 /// The root's children's indices in a tree's nodes (one per root move, in
 /// `Context::root_moves` order).
 pub(crate) fn root_children(nodes: &(impl Nodes + ?Sized)) -> std::ops::Range<usize> {
@@ -616,7 +665,7 @@ fn root_child(ctx: &Context, mv: Option<Point>, best: f32) -> Node {
         Some(p) => {
             let (pv, pw) = move_prior(&ctx.params, ctx.root, ctx.to_move, p, None);
             if ctx.params.learned_prior > 0.0 {
-                let [last, before_last] = ctx.recent_moves;
+                let [last, before_last, ..] = ctx.recent_moves;
                 let strength = Gammas::active(ctx.root.size()).strength(
                     ctx.root,
                     ctx.to_move,
@@ -642,7 +691,7 @@ fn root_best_strength(ctx: &Context) -> f32 {
         return 1.0;
     }
     let gammas = Gammas::active(ctx.root.size());
-    let [last, before_last] = ctx.recent_moves;
+    let [last, before_last, ..] = ctx.recent_moves;
     ctx.root_moves
         .iter()
         .flatten()

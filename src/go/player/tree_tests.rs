@@ -37,6 +37,18 @@ fn with_tree<R>(
     history: &[u64],
     check: impl FnOnce(&mut Tree) -> R,
 ) -> R {
+    with_net_tree(board, to_move, ko, history, None, check)
+}
+
+/// [`with_tree`] whose search consults `net`.
+pub(super) fn with_net_tree<R>(
+    board: &Board,
+    to_move: Color,
+    ko: KoRule,
+    history: &[u64],
+    net: Option<&NetSearch>,
+    check: impl FnOnce(&mut Tree) -> R,
+) -> R {
     let points: Vec<Point> = board.points().collect();
     let mut root_moves: Vec<Option<Point>> = points
         .iter()
@@ -52,7 +64,8 @@ fn with_tree<R>(
         suicide_allowed: false,
         root_moves: &root_moves,
         opponent_passed: false,
-        recent_moves: [None; 2],
+        recent_moves: [None; HISTORY],
+        net,
         points: &points,
         max_nodes: 1 << 16,
         playout_cap: playout_cap(board),

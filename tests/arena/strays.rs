@@ -92,6 +92,29 @@ fn stray_bot(dir: &Path, name: &str, strays: &Strays, marker: &Path) {
     bot(dir, name, "go", &command);
 }
 
+/// `hamle match stray alpha` of far more games than a test waits for (only a kill ends
+/// it), returned once the stray bot has started its strays.
+fn endless_match(dir: &Path, marker: &Path) -> std::process::Child {
+    let mut run = Command::new(HAMLE)
+        .args(["match", "--bots"])
+        .arg(dir.join("bots"))
+        .args(["stray", "alpha", "--games", "5000", "--quiet", "--out"])
+        .arg(dir.join("m"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hamle match");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !marker.exists() {
+        if Instant::now() > deadline {
+            let _ = run.kill();
+            panic!("the bot never started its strays");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    run
+}
+
 fn plain_bot(dir: &Path, name: &str) {
     bot(dir, name, "go", &["hamle", "go", "--playouts", "10"]);
 }
@@ -120,25 +143,7 @@ fn a_bots_children_end_after_kill_9_of_the_arena() {
     let marker = dir.join("started");
     stray_bot(&dir, "stray", &strays, &marker);
     plain_bot(&dir, "alpha");
-    let out = dir.join("m");
-    // Far more games than the test waits for: only the kill ends this run.
-    let mut run = Command::new(HAMLE)
-        .args(["match", "--bots"])
-        .arg(dir.join("bots"))
-        .args(["stray", "alpha", "--games", "5000", "--quiet", "--out"])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hamle match");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !marker.exists() {
-        if Instant::now() > deadline {
-            let _ = run.kill();
-            panic!("the bot never started its strays");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut run = endless_match(&dir, &marker);
     assert!(
         !strays.alive().is_empty(),
         "the strays run while the match does"
@@ -190,23 +195,7 @@ fn strays_of_a_run_killed_whole_end_when_the_next_arena_starts_where_cgroups_can
     stray_bot(&dir, "stray", &strays, &marker);
     plain_bot(&dir, "alpha");
     plain_bot(&dir, "beta");
-    let mut run = Command::new(HAMLE)
-        .args(["match", "--bots"])
-        .arg(dir.join("bots"))
-        .args(["stray", "alpha", "--games", "5000", "--quiet", "--out"])
-        .arg(dir.join("m"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hamle match");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !marker.exists() {
-        if Instant::now() > deadline {
-            let _ = run.kill();
-            panic!("the bot never started its strays");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut run = endless_match(&dir, &marker);
     let alive = strays.alive();
     if !alive.iter().any(|&pid| in_a_run_cgroup(pid)) {
         let _ = run.kill();

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::contract::record::{MoveCost, costs_text};
+
 /// Who won a game, by seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Winner {
@@ -56,6 +58,9 @@ pub struct GameResult {
     pub record: String,
     /// Each seat's thinking, first seat first; `None` in lines written before hamle kept it.
     pub thinking: [Option<Thinking>; 2],
+    /// What each move played cost (its thinking time, the clock left), in order, for the
+    /// records' per-move times; empty in lines written before hamle kept it.
+    pub costs: Vec<MoveCost>,
 }
 
 /// One seat's move requests in a game: how many its engine answered and how long they took
@@ -131,6 +136,7 @@ impl GameResult {
         ]
         .into_iter()
         .chain(self.thinking_fields())
+        .chain((!self.costs.is_empty()).then(|| format!("costs={}", costs_text(&self.costs, ","))))
         .collect::<Vec<_>>()
         .join("\t")
     }
@@ -193,6 +199,15 @@ impl GameResult {
             record: get("record")?.to_owned(),
             reason: get("reason")?.to_owned(),
             thinking: [thinking_of(&fields, 0)?, thinking_of(&fields, 1)?],
+            costs: match fields.get("costs") {
+                Some(text) => costs_of(text).ok_or_else(|| {
+                    format!(
+                        "field 'costs' is not a list of move times: '{}'",
+                        crate::text::shorten(text)
+                    )
+                })?,
+                None => Vec::new(),
+            },
         })
     }
 }
@@ -231,6 +246,25 @@ fn thinking_of(fields: &BTreeMap<&str, &str>, index: usize) -> Result<Option<Thi
     }))
 }
 
+/// The costs [`costs_text`] wrote; `None` for anything else.
+fn costs_of(text: &str) -> Option<Vec<MoveCost>> {
+    text.split(',')
+        .map(|one| {
+            if one == "-" {
+                return Some(MoveCost::default());
+            }
+            let (took, left) = match one.split_once('@') {
+                Some((took, left)) => (took, Some(millis_of(left)?)),
+                None => (one, None),
+            };
+            Some(MoveCost {
+                thinking: Some(millis_of(took)?),
+                clock_left: left,
+            })
+        })
+        .collect()
+}
+
 /// `12.345` (at most three decimals) in milliseconds, exactly; `None` for anything else.
 fn millis_of(text: &str) -> Option<u64> {
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
@@ -264,6 +298,7 @@ impl GameResult {
             moves: 10,
             record: format!("{:04}.txt", game + 1),
             thinking: [None; 2],
+            costs: Vec::new(),
         }
     }
 }
@@ -290,6 +325,7 @@ mod tests {
             moves: 41,
             record: "0001.sgf".into(),
             thinking,
+            costs: Vec::new(),
         }
     }
 
@@ -316,6 +352,28 @@ mod tests {
         let untimed = a_game([None, None]);
         assert!(untimed.to_line().ends_with("\treason=resignation"));
         assert_eq!(GameResult::from_line(&untimed.to_line()), Ok(untimed));
+    }
+
+    #[test]
+    fn move_costs_round_trip_and_bad_ones_are_refused() {
+        let mut timed = a_game([None, None]);
+        timed.costs = vec![
+            MoveCost::default(),
+            MoveCost {
+                thinking: Some(120),
+                clock_left: None,
+            },
+            MoveCost {
+                thinking: Some(1_005),
+                clock_left: Some(59_880),
+            },
+        ];
+        let line = timed.to_line();
+        assert!(line.ends_with("	costs=-,0.120,1.005@59.880"), "{line}");
+        assert_eq!(GameResult::from_line(&line), Ok(timed));
+        let old = a_game([None, None]).to_line();
+        let error = GameResult::from_line(&format!("{old}	costs=1,x")).expect_err("bad");
+        assert!(error.contains("field 'costs'"), "{error}");
     }
 
     /// A line as builds before the thinking fields wrote it.

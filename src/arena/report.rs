@@ -153,6 +153,7 @@ mod tests {
             moves: 10,
             record: "0001.txt".to_owned(),
             thinking: [None; 2],
+            costs: Vec::new(),
         }
     }
 

@@ -652,6 +652,7 @@ mod tests {
             moves: 0,
             record: String::new(),
             thinking: [None; 2],
+            costs: Vec::new(),
         };
         // Three WW pairs cross the upper bound (LLR ≈ 3 · ln(s1/s0) > ln 3); the losses
         // after them do not change the verdict.

@@ -23,7 +23,7 @@
 use super::folder::{self, FolderError, FolderKind, FolderLock};
 use super::game_result::clean;
 pub use super::game_result::{GameResult, Thinking, Winner};
-use crate::contract::record::write_tags;
+use crate::contract::record::{MoveCost, clock_text, elapsed_text, write_tags};
 use crate::contract::{GameSettings, Seat};
 use crate::files::{self, FileError};
 use std::collections::BTreeMap;
@@ -483,7 +483,37 @@ pub fn pgn(results: &[GameResult], event: &str, sides: &[String; 2]) -> String {
             ("GameResult", result.result.clone()),
             ("Termination", result.reason.clone()),
         ]));
-        text.push_str(&format!("\n{score}\n\n"));
+        text.push('\n');
+        text.push_str(&move_comments(&result.costs));
+        text.push_str(&format!("{score}\n\n"));
+    }
+    text
+}
+
+/// The movetext's per-move comments, as lichess and fastchess write them after each move:
+/// `{[%emt 0:00:01.2]}` (the thinking time) and, under a clock, `{[%clk 0:04:58]}` (the
+/// time left), one comment a move in order, ten moves a line. The moves themselves are
+/// not written (they are no chess moves; the game's own record has them), so a rating
+/// tool reading the tags skips these comments as it skips any. `{opening}` marks a move
+/// no engine chose (`--opening-plies`).
+fn move_comments(costs: &[MoveCost]) -> String {
+    let mut text = String::new();
+    for (i, cost) in costs.iter().enumerate() {
+        let comment = match (cost.thinking, cost.clock_left) {
+            (None, _) => "{opening}".to_owned(),
+            (Some(took), None) => format!("{{[%emt {}]}}", elapsed_text(took)),
+            (Some(took), Some(left)) => format!(
+                "{{[%clk {}] [%emt {}]}}",
+                clock_text(left),
+                elapsed_text(took)
+            ),
+        };
+        text.push_str(&comment);
+        text.push(if i % 10 == 9 || i + 1 == costs.len() {
+            '\n'
+        } else {
+            ' '
+        });
     }
     text
 }
@@ -525,6 +555,7 @@ mod tests {
             moves: 80,
             record: "0003.sgf".into(),
             thinking: [None; 2],
+            costs: Vec::new(),
         };
         let back = GameResult::from_line(&result.to_line()).expect("parses");
         assert_eq!(back.reason, "timeout of b:\\tno answer");
@@ -553,6 +584,7 @@ mod tests {
             moves: 10,
             record: format!("{:04}.sgf", game + 1),
             thinking: [None; 2],
+            costs: Vec::new(),
         };
         let dir = std::env::temp_dir().join(format!("hamle-store-torn-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("scratch");

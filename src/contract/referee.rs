@@ -8,6 +8,7 @@
 use std::fmt;
 
 use super::Seat;
+use super::record::MoveCost;
 
 /// How an engine's answer to the move request was judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,6 +119,18 @@ pub trait Referee: Send {
         players: [&str; 2],
         comment: &str,
     ) -> (String, &'static str);
+    /// The game record with what each move cost (`costs`, one a move played, in order) where
+    /// the game's format has a place for it; default: [`Referee::record`], without them.
+    fn timed_record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+        costs: &[MoveCost],
+    ) -> (String, &'static str) {
+        let _ = costs;
+        self.record(result, players, comment)
+    }
 }
 
 /// Ways to lose outside the board.

@@ -7,7 +7,8 @@ use super::color::Color;
 use super::game::Game;
 use super::notation::MoveVertex;
 use super::rules::RuleSet;
-use super::sgf::GoRecord;
+use super::sgf::{Event, GoRecord};
+use crate::contract::record::{MoveCost, seconds_text};
 
 /// Go's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
@@ -224,14 +225,56 @@ impl Referee for GoReferee {
         let mut record = GoRecord::from_game(&self.game, result.map(str::to_owned));
         record.player_black = Some(players[0].to_owned());
         record.player_white = Some(players[1].to_owned());
-        let sgf = record.to_sgf();
-        // The record type has no comment field: the root gets a GC (game comment) property.
-        let comment = comment.replace('\\', "\\\\").replace(']', "\\]");
-        let sgf = match sgf.strip_prefix("(;") {
-            Some(rest) => format!("(;GC[{comment}]{rest}"),
-            None => sgf,
-        };
-        (sgf, "sgf")
+        (with_comment(record.to_sgf(), comment), "sgf")
+    }
+
+    /// The record with each move's time: a comment `C[thinking 1.234 s]` and, under a
+    /// clock, the mover's time left (`BL`/`WL`, seconds).
+    fn timed_record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+        costs: &[MoveCost],
+    ) -> (String, &'static str) {
+        let mut record = GoRecord::from_game(&self.game, result.map(str::to_owned));
+        record.player_black = Some(players[0].to_owned());
+        record.player_white = Some(players[1].to_owned());
+        let colors = record.events.iter().filter_map(|event| match event {
+            Event::Move(color, _) => Some(*color),
+            Event::Setup(_) => None,
+        });
+        let notes: Vec<String> = colors
+            .zip(costs)
+            .map(|(color, cost)| move_note(color, cost))
+            .collect();
+        (
+            with_comment(record.to_sgf_annotated(&notes), comment),
+            "sgf",
+        )
+    }
+}
+
+/// One move's SGF time properties: its time left under a clock (`BL`/`WL`) and a comment
+/// with its thinking time; nothing for a move no engine chose.
+fn move_note(color: Color, cost: &MoveCost) -> String {
+    let Some(took) = cost.thinking else {
+        return String::new();
+    };
+    let left = cost
+        .clock_left
+        .map(|left| format!("{}L[{}]", color.letter(), seconds_text(left)))
+        .unwrap_or_default();
+    format!("{left}C[thinking {} s]", seconds_text(took))
+}
+
+/// `sgf` with `comment` in its root: the record type has no comment field, so the root
+/// gets a GC (game comment) property.
+fn with_comment(sgf: String, comment: &str) -> String {
+    let comment = comment.replace('\\', "\\\\").replace(']', "\\]");
+    match sgf.strip_prefix("(;") {
+        Some(rest) => format!("(;GC[{comment}]{rest}"),
+        None => sgf,
     }
 }
 

@@ -31,6 +31,7 @@ mod replay;
 
 pub use replay::replay_record;
 
+use crate::contract::record::{MoveCost, costs_text};
 use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
 use crate::seed::derive_seed;
 
@@ -387,6 +388,32 @@ impl Referee for TavlaReferee {
             Err(_) => text.push_str("; no game was started\n"),
         }
         (text, "mat")
+    }
+
+    /// The record with each decision's cost (moves and cube answers, in order) in a
+    /// `; [MoveTimes "…"]` header lines, ten a line: gnubg reads the `.mat` move columns
+    /// strictly, and takes `;` lines as comments, so the times stay out of the columns.
+    fn timed_record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+        costs: &[MoveCost],
+    ) -> (String, &'static str) {
+        let (text, extension) = self.record(result, players, comment);
+        if costs.is_empty() {
+            return (text, extension);
+        }
+        // Ten decisions a line: a reader's line buffer never cuts one.
+        let line: String = costs
+            .chunks(10)
+            .map(|ten| format!("; [MoveTimes \"{}\"]\n", costs_text(ten, " ")))
+            .collect();
+        let text = match text.find("\n\n") {
+            Some(at) => format!("{}{line}{}", &text[..=at], &text[at + 1..]),
+            None => text + &line,
+        };
+        (text, extension)
     }
 }
 

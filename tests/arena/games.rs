@@ -10,7 +10,7 @@ use hamle::arena::store::{GameResult, Winner};
 
 use crate::support::arena::{
     bot, broken, field, hamle_match, mangala_engine, ok, record, resumes_as_is, scratch,
-    sorted_results,
+    sorted_results, untimed_record,
 };
 
 fn tag(record: &str, key: &str) -> String {
@@ -59,7 +59,7 @@ fn check_match(out: &Path, games: usize, bots: [&str; 2]) -> Vec<GameResult> {
     results
 }
 
-/// A match's results in game order, the thinking times zeroed: they are the machine's,
+/// A match's results in game order, the thinking times (and each move's) zeroed: they are the machine's,
 /// the move counts are the games'.
 fn untimed_results(out: &Path) -> Vec<GameResult> {
     let mut results = sorted_results(out);
@@ -70,6 +70,10 @@ fn untimed_results(out: &Path) -> Vec<GameResult> {
         thinking.millis = 0;
         thinking.longest = thinking.longest.map(|_| 0);
     }
+    for cost in results.iter_mut().flat_map(|r| r.costs.iter_mut()) {
+        cost.thinking = cost.thinking.map(|_| 0);
+        cost.clock_left = cost.clock_left.map(|_| 0);
+    }
     results
 }
 
@@ -77,7 +81,12 @@ fn same_games(a: &Path, b: &Path) {
     let (ra, rb) = (untimed_results(a), untimed_results(b));
     assert_eq!(ra, rb, "same seed, same results");
     for result in &ra {
-        assert_eq!(record(a, result), record(b, result), "{}", result.record);
+        assert_eq!(
+            untimed_record(&record(a, result)),
+            untimed_record(&record(b, result)),
+            "{}",
+            result.record
+        );
     }
 }
 

@@ -20,6 +20,7 @@ mod hostile_files;
 mod hostile_text;
 mod ladder;
 mod matches;
+mod move_times;
 mod openings;
 mod page_size;
 mod processes;

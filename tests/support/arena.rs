@@ -112,7 +112,7 @@ pub fn record(out: &Path, result: &GameResult) -> String {
 
 /// Every file under `dir` (but the lock), by path, with its text, in path order: two run
 /// folders compared whole (`tests/arena/shards.rs`, `slurm.rs`), the times in each
-/// `results.tsv` blanked ([`without_times`]).
+/// `results.tsv` blanked ([`without_times`]), and each move's times in the records ([`untimed_record`]).
 pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
     fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, String)>) {
         for entry in std::fs::read_dir(dir).expect("read folder") {
@@ -129,9 +129,9 @@ pub fn folder_files(dir: &Path) -> Vec<(String, String)> {
                 let text = if name.ends_with("results.tsv") {
                     without_times(&text)
                 } else if name.ends_with(".html") {
-                    untimed_page(&text)
+                    untimed_record(&untimed_page(&text))
                 } else {
-                    text
+                    untimed_record(&text)
                 };
                 found.push((name, text));
             }
@@ -148,6 +148,29 @@ pub fn field<'a>(line: &'a str, key: &str) -> &'a str {
     line.split('\t')
         .find_map(|f| f.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
         .unwrap_or("")
+}
+
+/// A record (or a page showing one) with each move's times blanked: SGF's `BL[~]`, `WL[~]`
+/// and `C[thinking ~]`, PGN's `[%emt ~]` and `[%clk ~]`, the text records' and `.mat`'s
+/// `[MoveTimes "~ ~@~"]`, the machine's.
+pub fn untimed_record(text: &str) -> String {
+    let tags = regex::Regex::new(r#"\[MoveTimes "[^"]*"\]"#).expect("regex");
+    let digits = regex::Regex::new(r"[0-9.]+").expect("regex");
+    let text = tags.replace_all(text, |caps: &regex::Captures| {
+        digits.replace_all(&caps[0], "~").into_owned()
+    });
+    let times =
+        regex::Regex::new(r"\b([BW]L)\[[^\]]*\]|C\[thinking [^\]]*\]|\[%(emt|clk) [^\]]*\]")
+            .expect("regex");
+    times
+        .replace_all(&text, |caps: &regex::Captures| {
+            match (caps.get(1), caps.get(2)) {
+                (Some(side), _) => format!("{}[~]", side.as_str()),
+                (None, Some(kind)) => format!("[%{} ~]", kind.as_str()),
+                (None, None) => "C[thinking ~]".to_owned(),
+            }
+        })
+        .into_owned()
 }
 
 /// A report page with the bots' thinking times (cells `class="time"`, the machine's)
@@ -173,6 +196,11 @@ pub fn without_times(text: &str) -> String {
                 .map(|field| match field.split_once('=') {
                     Some((key, _)) if key.starts_with("time_") || key.starts_with("longest_") => {
                         format!("{key}=~")
+                    }
+                    // Each move's times blanked, the moves' count and clocks' presence kept.
+                    Some(("costs", value)) => {
+                        let digits = regex::Regex::new(r"[0-9.]+").expect("regex");
+                        format!("costs={}", digits.replace_all(value, "~"))
                     }
                     _ => field.to_owned(),
                 })

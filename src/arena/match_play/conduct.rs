@@ -11,6 +11,7 @@ use crate::arena::adjudication::Adjudication;
 use crate::arena::gtp::{EngineError, EngineProcess};
 use crate::arena::store::Thinking;
 use crate::arena::time_control::{GRACE, PlayerClock, TimeControl};
+use crate::contract::record::MoveCost;
 use crate::contract::{IllegalMove, LossKind, Referee, Seat, Turn};
 use crate::seed::derive_seed;
 
@@ -18,8 +19,9 @@ use crate::seed::derive_seed;
 /// ends it from any phase.
 type Step<T> = Result<T, Ending>;
 
-/// Sets both engines up and plays the game out; returns how it ended and each seat's
-/// thinking (its move requests answered and their time), in seat order.
+/// Sets both engines up and plays the game out; returns how it ended, each seat's
+/// thinking (its move requests answered and their time), in seat order, and what each move
+/// played cost, in order (an opening ply's cost is empty).
 pub(super) async fn conduct(
     settings: &MatchSettings,
     referee: &mut dyn Referee,
@@ -27,7 +29,7 @@ pub(super) async fn conduct(
     seat_bots: [usize; 2],
     clocks: &mut [PlayerClock; 2],
     opening_seed: u64,
-) -> (Ending, [Thinking; 2]) {
+) -> (Ending, [Thinking; 2], Vec<MoveCost>) {
     let mut table = Table {
         settings,
         referee,
@@ -38,9 +40,10 @@ pub(super) async fn conduct(
         scores: ScoreWatch::default(),
         answered: [Answered::default(); 2],
         decimal_time_left: [false; 2],
+        costs: Vec::new(),
     };
     let ending = table.play(opening_seed).await;
-    (ending, table.answered.map(Answered::thinking))
+    (ending, table.answered.map(Answered::thinking), table.costs)
 }
 
 /// One seat's move requests answered so far and their total time, kept exact until the
@@ -150,6 +153,8 @@ struct Table<'a> {
     /// Each seat's engine took KataGo's `kata-time_settings`, so `time_left` may give it
     /// decimals.
     decimal_time_left: [bool; 2],
+    /// What each move played cost, in order, for the records.
+    costs: Vec<MoveCost>,
 }
 
 impl Table<'_> {
@@ -269,6 +274,7 @@ impl Table<'_> {
                     return Ok(());
                 }
             };
+            self.costs.push(MoveCost::default());
             // Neither engine chose the move: both are told.
             for seat in [Seat::First, Seat::Second] {
                 self.forward(seat, &forward).await?;
@@ -286,10 +292,11 @@ impl Table<'_> {
         }
         self.check_scores().await?;
         let seat = self.referee.seat_to_move();
-        let answer = self.request_move(seat).await?;
+        let (answer, cost) = self.request_move(seat).await?;
         let Some(forward) = self.judge(seat, &answer).await? else {
             return Ok(());
         };
+        self.costs.push(cost);
         if forward.is_empty() {
             // Nothing to tell the opponent (Tavla's `no_double`).
             return Ok(());
@@ -360,8 +367,9 @@ impl Table<'_> {
     /// thinking time to its clock; no answer in time is a loss on time under a clock.
     /// Every answer is counted with its time in the seat's thinking, whatever the referee
     /// then makes of it (a pass, a resignation, an illegal move taken back: each was
-    /// thought about); a request never answered (a crash, a timeout, `?`) is not.
-    async fn request_move(&mut self, seat: Seat) -> Step<String> {
+    /// thought about); a request never answered (a crash, a timeout, `?`) is not. Returns
+    /// the answer and what it cost: its time, and the clock left after it under a clock.
+    async fn request_move(&mut self, seat: Seat) -> Step<(String, MoveCost)> {
         let request = self.referee.move_request(seat);
         let control = self.control(seat);
         let clock = &mut self.clocks[seat.index()];
@@ -435,7 +443,12 @@ impl Table<'_> {
                 detail: format!("{loss} ({control})"),
             });
         }
-        Ok(answer)
+        let millis = |seconds: f64| (seconds.max(0.0) * 1000.0).round() as u64;
+        let cost = MoveCost {
+            thinking: Some(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)),
+            clock_left: (!control.is_none()).then(|| millis(clock.time_left().0)),
+        };
+        Ok((answer, cost))
     }
 
     /// The referee's judgement of `seat`'s answer: `Some(forward)` for a move played (the

@@ -8,6 +8,7 @@ use super::kept::{After, KeptEngines};
 use super::settings::{FailurePolicy, MatchSettings, RECOVERY_ATTEMPTS, opening_seed};
 use crate::arena::store::{GameResult, Thinking, Winner, protocol_log_path};
 use crate::arena::time_control::PlayerClock;
+use crate::contract::record::MoveCost;
 use crate::contract::{LossKind, Outcome, Referee, Seat};
 use crate::seed::derive_seed;
 
@@ -19,10 +20,12 @@ struct Verdict {
 
 /// What each seat's engine spent in one attempt, in seat order: its clock's charge (under
 /// a time control) and its thinking (always).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 struct Spent {
     used: [f64; 2],
     thinking: [Thinking; 2],
+    /// What each move played cost, in order.
+    costs: Vec<MoveCost>,
 }
 
 /// Plays game `index` to the end, replaying it under `--recover`; returns its result line
@@ -149,10 +152,11 @@ fn game_result(
         comment_head(index, seed, settings.seed, moves),
         settings.opening_note(index)
     );
-    let (record, extension) = referee.record(
+    let (record, extension) = referee.timed_record(
         outcome.as_ref().map(|o| o.result.as_str()),
         [&players[0], &players[1]],
         &comment,
+        &spent.costs,
     );
     let [first, second] = players;
     let result = GameResult {
@@ -166,6 +170,7 @@ fn game_result(
         moves,
         record: format!("{:04}.{extension}", index + 1),
         thinking: spent.thinking.map(Some),
+        costs: spent.costs,
     };
     (result, record)
 }
@@ -253,7 +258,7 @@ async fn play_once(
     };
     let mut engines = [first, second];
     let mut clocks = seat_bots.map(|bot| PlayerClock::new(settings.clock_of(bot)));
-    let (ending, thinking) = conduct(
+    let (ending, thinking, costs) = conduct(
         settings,
         referee.as_mut(),
         &mut engines,
@@ -282,5 +287,13 @@ async fn play_once(
             .await;
     }
     let used = clocks.map(|clock| clock.used);
-    (referee, ending, Spent { used, thinking })
+    (
+        referee,
+        ending,
+        Spent {
+            used,
+            thinking,
+            costs,
+        },
+    )
 }

@@ -76,11 +76,14 @@ pub struct Repeats {
 }
 
 /// Compares the records in `games_dir` of the complete pairs of `results`, leaving out the
-/// lines that name the game, its seed and the reason (those holding `hamle match game `).
+/// lines that name the game, its seed and the reason (those holding `hamle match game `)
+/// and each move's time.
 pub fn repeats(games_dir: &Path, results: &[GameResult]) -> Repeats {
     let by_game: BTreeMap<usize, &GameResult> = results.iter().map(|r| (r.game, r)).collect();
     let body = |result: &GameResult| -> Option<String> {
         let text = crate::arena::folder::read_text(&games_dir.join(&result.record)).ok()?;
+        // Each move's time is the machine's: two plays of the same moves differ in it.
+        let text = crate::contract::record::without_move_times(&text);
         let kept: Vec<&str> = text
             .lines()
             .filter(|line| !line.contains("hamle match game "))

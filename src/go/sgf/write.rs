@@ -11,7 +11,15 @@ impl GoRecord {
     /// The same text as [`GoRecord::to_game_tree`]'s, written straight from the events:
     /// a long game costs its text, not a tree of strings.
     pub fn to_sgf(&self) -> String {
+        self.to_sgf_annotated(&[])
+    }
+
+    /// [`GoRecord::to_sgf`] with `notes[i]` (SGF properties, written as they are) after
+    /// the i-th move's property: a move's time left and comment, say. Moves past the
+    /// notes get none.
+    pub fn to_sgf_annotated(&self, notes: &[String]) -> String {
         let (root, rest) = self.root_node();
+        let mut moves = 0;
         let mut out = String::with_capacity(64 + 8 * rest.len());
         out.push('(');
         write_node(&mut out, &root);
@@ -28,6 +36,10 @@ impl GoRecord {
                         out.push_str(&self.point(*vertex));
                     }
                     out.push(']');
+                    if let Some(note) = notes.get(moves) {
+                        out.push_str(note);
+                    }
+                    moves += 1;
                 }
                 Event::Setup(_) => write_node(&mut out, &self.event_node(event)),
             }

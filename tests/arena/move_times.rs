@@ -1,0 +1,141 @@
+//! Each move's cost in the records (issue 53): the SGF gives every engine move a thinking
+//! time (`C[thinking S s]`) and under a clock the mover's time left (`BL`/`WL`); `results.pgn`
+//! gives every move `[%emt H:MM:SS.s]` and under a clock `[%clk H:MM:SS]`. Only the times'
+//! presence and form are checked, never their values (the machine's).
+
+use hamle::arena::store::GameResult;
+use regex::Regex;
+
+use crate::support::arena::{hamle_match, ok, record, resumes_as_is, scratch, sorted_results};
+
+/// The number of matches of `pattern` in `text`.
+fn count(pattern: &str, text: &str) -> usize {
+    Regex::new(pattern).expect("regex").find_iter(text).count()
+}
+
+/// The game's PGN comments: the lines between its tags and its result line.
+fn pgn_game(pgn: &str, result: &GameResult) -> String {
+    let round = format!("[Round \"{}\"]", result.game + 1);
+    let at = pgn.find(&round).expect("the game in results.pgn");
+    let rest = &pgn[at..];
+    let end = rest[1..].find("[Event ").map_or(rest.len(), |end| end + 1);
+    rest[..end].to_owned()
+}
+
+/// Plays a short Go match (node budgets) with `extra` options; returns its folder's results
+/// and the text of `results.pgn`.
+fn play(name: &str, extra: &[&str]) -> (std::path::PathBuf, Vec<GameResult>, String) {
+    let dir = scratch("move_times", name);
+    let out = dir.join("out");
+    let mut args = vec![
+        "a=hamle go --playouts 10",
+        "b=hamle go --playouts 10",
+        "--size",
+        "7",
+        "--pairs",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    args.extend_from_slice(extra);
+    ok(&hamle_match(&dir, &args));
+    resumes_as_is(&dir, &args);
+    let results = sorted_results(&out);
+    assert_eq!(results.len(), 2, "{results:?}");
+    let pgn = std::fs::read_to_string(out.join("results.pgn")).expect("results.pgn");
+    (out, results, pgn)
+}
+
+#[test]
+fn every_move_has_its_thinking_time_in_the_sgf_and_the_pgn() {
+    let (out, results, pgn) = play("plain", &[]);
+    for result in &results {
+        let moves = result.moves;
+        assert!(moves > 0, "{result:?}");
+        let sgf = record(&out, result);
+        assert_eq!(count(r"C\[thinking \d+\.\d{3} s\]", &sgf), moves, "{sgf}");
+        assert_eq!(count(r"[BW]L\[", &sgf), 0, "no clock, no time left: {sgf}");
+        let game = pgn_game(&pgn, result);
+        assert_eq!(
+            count(r"\{\[%emt \d+:\d\d:\d\d\.\d\]\}", &game),
+            moves,
+            "{game}"
+        );
+        assert_eq!(count(r"%clk", &game), 0, "{game}");
+        // The record reads back in our SGF reader, every move in it.
+        let read = hamle::go::sgf::GoRecord::from_sgf(&sgf).expect("the SGF reads back");
+        assert_eq!(read.events.len(), moves, "{sgf}");
+    }
+}
+
+#[test]
+fn under_a_clock_every_move_has_the_time_left() {
+    let (out, results, pgn) = play("clock", &["--time-control", "absolute:600"]);
+    for result in &results {
+        let moves = result.moves;
+        let sgf = record(&out, result);
+        assert_eq!(
+            count(r"[BW]L\[\d+\.\d{3}\]C\[thinking \d+\.\d{3} s\]", &sgf),
+            moves,
+            "{sgf}"
+        );
+        let game = pgn_game(&pgn, result);
+        let both = r"\{\[%clk \d+:\d\d:\d\d\] \[%emt \d+:\d\d:\d\d\.\d\]\}";
+        assert_eq!(count(both, &game), moves, "{game}");
+    }
+}
+
+/// The `MoveTimes` values of a text record or `.mat` (all its lines, in order).
+fn move_times(text: &str) -> Vec<String> {
+    let tag = Regex::new(r#"\[MoveTimes "([^"]*)"\]"#).expect("regex");
+    tag.captures_iter(text)
+        .flat_map(|caps| caps[1].split(' ').map(str::to_owned).collect::<Vec<_>>())
+        .collect()
+}
+
+#[test]
+fn text_records_and_tavla_mat_keep_each_moves_time_in_a_tag() {
+    let dir = scratch("move_times", "text");
+    let engine = crate::support::arena::mangala_engine("200");
+    crate::support::arena::bot(&dir, "m1", "mangala", &engine);
+    crate::support::arena::bot(&dir, "m2", "mangala", &engine);
+    crate::support::arena::bot(
+        &dir,
+        "t1",
+        "tavla",
+        &["hamle", "tavla", "--level", "greedy"],
+    );
+    crate::support::arena::bot(
+        &dir,
+        "t2",
+        "tavla",
+        &["hamle", "tavla", "--level", "greedy"],
+    );
+    // A time, or `-` for a move drawn by `--opening-plies` (Mangala's default).
+    let form = Regex::new(r"^(\d+\.\d{3}|-)$").expect("regex");
+    for (bots, extra) in [
+        (["m1", "m2"], &[][..]),
+        (["t1", "t2"], &["--points", "1"][..]),
+    ] {
+        let out = dir.join(bots[0]);
+        let out_text = out.to_str().expect("utf-8").to_owned();
+        let args = [
+            &[
+                bots[0], bots[1], "--pairs", "1", "--quiet", "--out", &out_text,
+            ][..],
+            extra,
+        ]
+        .concat();
+        ok(&hamle_match(&dir, &args));
+        // The records, with their new tag, replay in `--resume`'s check.
+        resumes_as_is(&dir, &args);
+        for result in sorted_results(&out) {
+            let text = record(&out, &result);
+            let times = move_times(&text);
+            assert_eq!(times.len(), result.moves, "{text}");
+            assert!(times.iter().all(|t| form.is_match(t)), "{text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

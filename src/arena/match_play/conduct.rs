@@ -445,7 +445,10 @@ impl Table<'_> {
         }
         let millis = |seconds: f64| (seconds.max(0.0) * 1000.0).round() as u64;
         let cost = MoveCost {
-            thinking: Some(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)),
+            // Rounded to the millisecond, as the seat's total (`Thinking::of`) is.
+            thinking: Some(
+                u64::try_from(elapsed.as_micros().saturating_add(500) / 1000).unwrap_or(u64::MAX),
+            ),
             clock_left: (!control.is_none()).then(|| millis(clock.time_left().0)),
         };
         Ok((answer, cost))

@@ -258,8 +258,13 @@ fn gnubg_plays_through_the_adapter_and_imports_the_records() {
         assert_eq!(result.reason, "score", "{result:?}");
         let (white, black) = points(&result.result);
         assert!(white.max(black) >= 3, "{result:?}");
-        // gnubg reads the record back to the same score.
+        // gnubg reads the record back to the same score, its `; [MoveTimes …]` lines
+        // (each decision's time) taken as comments.
         let path = out.join("games").join(&result.record);
+        assert!(
+            record(&out, result).contains("; [MoveTimes \""),
+            "{result:?}"
+        );
         let read = gnubg(&format!("import mat {}\nshow score\n", path.display()));
         let expected = format!(
             "is: {} {white}, {} {black} (match to 3 points",

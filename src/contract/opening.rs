@@ -9,6 +9,7 @@
 //! abalone-boai take them as they take any game), and records show the opening as the
 //! game's first moves, which `--resume` replays like any other.
 
+use super::record::MoveCost;
 use super::{IllegalMove, LossKind, Outcome, Referee, Seat, Turn};
 
 /// The openings of a suite file's text, each with the line it starts on (from 1): one a
@@ -51,6 +52,7 @@ pub fn play_opening(
     moves: &[&str],
 ) -> Result<Box<dyn Referee>, String> {
     let mut told = commands;
+    let before = referee.moves_played();
     for (number, answer) in moves.iter().enumerate() {
         if referee.natural_end().is_some() {
             return Err(format!(
@@ -76,9 +78,11 @@ pub fn play_opening(
             moves.len()
         ));
     }
+    let opening_moves = referee.moves_played() - before;
     Ok(Box::new(Opened {
         inner: referee,
         told,
+        opening_moves,
     }))
 }
 
@@ -87,6 +91,9 @@ pub fn play_opening(
 struct Opened {
     inner: Box<dyn Referee>,
     told: Vec<String>,
+    /// How many of the game's moves the opening played: no engine chose them, so the
+    /// arena's costs (one a move it asked for) start after them.
+    opening_moves: usize,
 }
 
 impl Referee for Opened {
@@ -138,6 +145,17 @@ impl Referee for Opened {
         comment: &str,
     ) -> (String, &'static str) {
         self.inner.record(result, players, comment)
+    }
+    fn timed_record(
+        &self,
+        result: Option<&str>,
+        players: [&str; 2],
+        comment: &str,
+        costs: &[MoveCost],
+    ) -> (String, &'static str) {
+        let mut all = vec![MoveCost::default(); self.opening_moves];
+        all.extend_from_slice(costs);
+        self.inner.timed_record(result, players, comment, &all)
     }
 }
 

@@ -139,3 +139,35 @@ fn text_records_and_tavla_mat_keep_each_moves_time_in_a_tag() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A suite's opening moves were chosen by no engine: they carry no time, and each move after
+/// them carries its own (the times are not shifted onto the opening's moves).
+#[test]
+fn a_suites_opening_moves_carry_no_time_and_the_rest_their_own() {
+    let dir = scratch("move_times", "suite");
+    let suite = dir.join("suite.txt");
+    std::fs::write(&suite, "D4 C3\n").expect("suite");
+    let (out, results, _) = play(
+        "suite-match",
+        &["--openings", suite.to_str().expect("utf-8")],
+    );
+    let move_node = Regex::new(r";[BW]\[[a-z]*\][^;]*").expect("regex");
+    for result in &results {
+        let sgf = record(&out, result);
+        // The move nodes (the root's comment holds semicolons of its own): the two opening
+        // moves, then the engines' moves.
+        let nodes: Vec<&str> = move_node
+            .find_iter(&sgf)
+            .map(|node| node.as_str())
+            .collect();
+        assert!(nodes.len() > 2, "{sgf}");
+        assert!(
+            !nodes[0].contains("thinking") && !nodes[1].contains("thinking"),
+            "{sgf}"
+        );
+        assert!(
+            nodes[2..].iter().all(|node| node.contains("C[thinking ")),
+            "{sgf}"
+        );
+    }
+}

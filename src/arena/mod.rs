@@ -17,6 +17,7 @@ pub mod game_result;
 pub mod gtp;
 pub mod interrupt;
 pub mod ladder;
+pub mod live;
 pub mod match_merge;
 pub mod match_play;
 pub mod options;

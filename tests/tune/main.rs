@@ -35,7 +35,7 @@ fn peaked_bot(dir: &Path, file: &str, name: &str, tune: &str) -> PathBuf {
     );
     let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
     let text = format!(
-        "name = \"{name}\"\ngame = \"mangala\"\ncommand = [{}]\nseed_arg = \"--seed\"\nseed_command = \"set_random_seed\"\n\n[options]\nx = 50\nlabel = \"plain\"\n\n[tune]\n{tune}\n",
+        "# A bot whose strength peaks at x = 37.\nname = \"{name}\"\ngame = \"mangala\"\ncommand = [{}]\nseed_arg = \"--seed\"\nseed_command = \"set_random_seed\"\n\n[options]\nx = 50 # the tuned option\nlabel = \"plain\"\n\n[tune]\n{tune}\n",
         command.join(", ")
     );
     let path = dir.join(file);
@@ -102,7 +102,11 @@ fn tuning_ends_near_the_known_optimum_and_a_killed_run_goes_on_identically() {
     );
     let tuned = std::fs::read_to_string(whole.join("tuned.toml")).expect("tuned.toml");
     assert!(tuned.contains("name = \"peak-tuned\""), "{tuned}");
-    assert!(tuned.contains(&format!("x = {}", x.round())), "{tuned}");
+    assert!(
+        tuned.contains(&format!("x = {} # the tuned option", x.round())),
+        "the author's comments kept: {tuned}"
+    );
+    assert!(tuned.contains("# A bot whose strength peaks"), "{tuned}");
     let page = std::fs::read_to_string(whole.join("tune.html")).expect("tune.html");
     assert!(
         page.contains("<svg") && page.contains("20 of 20 iterations"),
@@ -191,7 +195,7 @@ fn bad_tune_tables_are_refused_naming_the_line() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{entry}: {stderr}");
         assert!(
-            stderr.contains("line 12:") && stderr.contains(why),
+            stderr.contains("line 13:") && stderr.contains(why),
             "{entry}: {stderr}"
         );
         assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -35,7 +35,7 @@ fn peaked_bot(dir: &Path, file: &str, name: &str, tune: &str) -> PathBuf {
     );
     let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
     let text = format!(
-        "name = \"{name}\"\ngame = \"mangala\"\ncommand = [{}]\nseed_arg = \"--seed\"\nseed_command = \"set_random_seed\"\n\n[options]\nx = 50\nlabel = \"plain\"\n\n[tune]\n{tune}\n",
+        "# A bot whose strength peaks at x = 37.\nname = \"{name}\"\ngame = \"mangala\"\ncommand = [{}]\nseed_arg = \"--seed\"\nseed_command = \"set_random_seed\"\n\n[options]\nx = 50 # the tuned option\nlabel = \"plain\"\n\n[tune]\n{tune}\n",
         command.join(", ")
     );
     let path = dir.join(file);
@@ -102,7 +102,11 @@ fn tuning_ends_near_the_known_optimum_and_a_killed_run_goes_on_identically() {
     );
     let tuned = std::fs::read_to_string(whole.join("tuned.toml")).expect("tuned.toml");
     assert!(tuned.contains("name = \"peak-tuned\""), "{tuned}");
-    assert!(tuned.contains(&format!("x = {}", x.round())), "{tuned}");
+    assert!(
+        tuned.contains(&format!("x = {} # the tuned option", x.round())),
+        "the author's comments kept: {tuned}"
+    );
+    assert!(tuned.contains("# A bot whose strength peaks"), "{tuned}");
     let page = std::fs::read_to_string(whole.join("tune.html")).expect("tune.html");
     assert!(
         page.contains("<svg") && page.contains("20 of 20 iterations"),
@@ -191,7 +195,7 @@ fn bad_tune_tables_are_refused_naming_the_line() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{entry}: {stderr}");
         assert!(
-            stderr.contains("line 12:") && stderr.contains(why),
+            stderr.contains("line 13:") && stderr.contains(why),
             "{entry}: {stderr}"
         );
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -243,4 +247,49 @@ fn the_shipped_tuning_bot_file_reads() {
     let params = hamle::arena::tune::read_tune(&text).expect("a valid [tune] table");
     assert_eq!(params[0].name, "learned-prior");
     hamle::arena::bots::Bot::from_toml(&text, &path).expect("a valid bot file");
+}
+
+/// Two shards started together on one folder play the iterations' pairs between them and
+/// follow the very θ the unsharded run follows; only shard 1 writes the run's files. A
+/// shard left alone stops after --shard-wait, naming the missing shard, and goes on when
+/// started again once the other has played.
+#[test]
+fn shards_meeting_in_one_folder_follow_the_unsharded_theta() {
+    let dir = scratch("tune", "shards");
+    let bot = peaked_bot(&dir, "peak.toml", "peak", TUNE);
+    let whole = dir.join("whole");
+    ok(&run(tune_for(&bot, &whole, "4", &["--pairs", "2"])));
+    let sharded = dir.join("sharded");
+    let shard = |i: &str| tune_for(&bot, &sharded, "4", &["--pairs", "2", "--shard", i]);
+    let mut second = shard("2/2").spawn().expect("start shard 2");
+    ok(&run(shard("1/2")));
+    assert!(second.wait().expect("shard 2").success());
+    assert_eq!(theta_rows(&sharded), theta_rows(&whole), "the same θ");
+    for k in ["0001", "0004"] {
+        for part in ["shard-1", "shard-2"] {
+            let folder = sharded.join("iterations").join(k).join(part);
+            assert!(folder.join("match.txt").is_file(), "{}", folder.display());
+        }
+    }
+    assert!(sharded.join("tuned.toml").is_file());
+
+    // Alone, shard 1 waits a second for shard 2, stops naming it, and resumes later.
+    let alone = dir.join("alone");
+    let lonely = |i: &str| {
+        tune_for(
+            &bot,
+            &alone,
+            "2",
+            &["--pairs", "2", "--shard", i, "--shard-wait", "1"],
+        )
+    };
+    let output = run(lonely("1/2"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("shard 2/2 has not played"), "{stderr}");
+    let mut second = lonely("2/2").spawn().expect("start shard 2");
+    ok(&run(lonely("1/2")));
+    assert!(second.wait().expect("shard 2").success());
+    assert_eq!(theta_rows(&alone).len(), 2, "both iterations, once each");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -52,6 +52,20 @@ pub struct TuneArgs {
     /// Continue the tune kept in --out (the same bot and settings are required).
     #[arg(long)]
     pub resume: bool,
+    /// Play only pairs k (from 0) with k mod N = I - 1 of every iteration (`--shard I/N`),
+    /// every shard with the same --out on a shared file system: the shards meet there at
+    /// each iteration and all follow the unsharded run's θ. Shard 1 writes theta.tsv,
+    /// tune.html and tuned.toml.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::arena::shard::Shard>,
+    /// How long a shard waits for the others at an iteration before it stops (resumable).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 86_400,
+        requires = "shard"
+    )]
+    pub shard_wait: u64,
     #[command(flatten)]
     pub options: ArenaOptions,
 }
@@ -136,6 +150,8 @@ fn build(args: &TuneArgs) -> Result<Tune, String> {
         out_dir: args.out.clone(),
         verify: args.verify,
         stop_after: args.stop_after,
+        shard: args.shard,
+        shard_wait: std::time::Duration::from_secs(args.shard_wait),
     })
 }
 

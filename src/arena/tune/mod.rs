@@ -17,11 +17,13 @@
 //! flips too: θ after k iterations depends only on the seed and the games so far, so
 //! `--resume` after a kill (even kill -9) replays the iterations kept, resumes the one
 //! cut short exactly as `hamle match --resume` does, and goes on as if never stopped.
-//! Iterations depend on each other, so a run cannot be sharded across machines as a match
-//! is; give it `--concurrency` instead (an iteration's pairs play at once).
+//! Iterations depend on each other, so shards (`--shard I/N`, one `--out` on a shared file
+//! system) meet at every iteration: each plays its pairs, waits for the others' folders and
+//! steps by all the games (`shards`), so that every shard follows the unsharded run's θ.
 
 pub mod cli;
 mod output;
+mod shards;
 mod spec;
 mod spsa;
 
@@ -29,11 +31,12 @@ pub use spec::{Param, read_tune};
 pub use spsa::{Perturbation, Schedule};
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::bots::{Bot, OptionValue};
 use super::folder::{FolderKind, FolderLock};
 use super::match_play::{MatchError, MatchSettings, run_match};
-use super::shard::take_new_folder;
+use super::shard::{Shard, take_new_folder};
 use super::store::{self, GameResult, SETTINGS_FILE, check_settings};
 use crate::seed::derive_seed;
 
@@ -63,6 +66,10 @@ pub struct Tune {
     pub verify: Option<usize>,
     /// Stop (resumable) once this iteration is played.
     pub stop_after: Option<usize>,
+    /// `--shard I/N`: this process plays pairs k with k mod N = I - 1 of every iteration.
+    pub shard: Option<Shard>,
+    /// How long a shard waits for the others at an iteration before it gives up.
+    pub shard_wait: Duration,
 }
 
 /// θ after each iteration, and what it played.
@@ -108,6 +115,10 @@ impl Tune {
             ("a_ratio".to_owned(), self.schedule.a_ratio.to_string()),
             ("r_end".to_owned(), self.schedule.r_end.to_string()),
         ];
+        // Every shard writes and checks the same file: the count, not the index.
+        if let Some(shard) = self.shard {
+            settings.push(("shards".to_owned(), shard.count.to_string()));
+        }
         for param in &self.params {
             settings.push((format!("tune.{}", param.name), param.setting()));
         }
@@ -124,6 +135,9 @@ impl Tune {
     /// resumed one must find it unchanged (each difference named).
     fn open_folder(&self, resume: bool) -> Result<FolderLock, MatchError> {
         let path = self.out_dir.join(TUNE_FILE);
+        if let Some(shard) = self.shard {
+            return self.open_shard_folder(shard, &path);
+        }
         if !resume {
             return take_new_folder(
                 &self.out_dir,
@@ -145,6 +159,30 @@ impl Tune {
         Ok(lock)
     }
 
+    /// A shard shares the folder with the others: it locks a folder of its own inside
+    /// (`shard-I`), writes `tune.txt` if it is the first there, or finds it unchanged. A
+    /// shard started again goes on from its folders, `--resume` or not.
+    fn open_shard_folder(&self, shard: Shard, path: &Path) -> Result<FolderLock, MatchError> {
+        if let Some(in_use) = super::folder::in_use(&self.out_dir) {
+            return Err(in_use.into());
+        }
+        let lock = FolderLock::take(&shards::shard_dir(&self.out_dir, shard))?;
+        let text = store::settings_text(&self.settings());
+        if !path.is_file() {
+            // Shards starting together write the same text; the last rename wins.
+            crate::files::write_atomic(path, text.as_bytes())
+                .map_err(|error| MatchError::Invalid(format!("{}: {error}", path.display())))?;
+        }
+        check_settings(&self.out_dir, path, &self.settings())?;
+        Ok(lock)
+    }
+
+    /// Whether this process writes the run's own files (theta.tsv, the page, the tuned
+    /// bot): an unsharded run, or shard 1 of a sharded one (the others compute the same).
+    fn writes_outputs(&self) -> bool {
+        self.shard.is_none_or(|shard| shard.index == 1)
+    }
+
     /// Plays (or resumes) every iteration, then writes the tuned bot file and, with
     /// --verify, plays the tuned bot against the start.
     pub fn run(&self, resume: bool) -> Result<Outcome, MatchError> {
@@ -163,7 +201,9 @@ impl Tune {
                 result,
                 theta: theta.clone(),
             });
-            output::write_progress(self, &steps)?;
+            if self.writes_outputs() {
+                output::write_progress(self, &steps)?;
+            }
             println!("{}", output::progress_line(self, &steps));
             if self.stop_after == Some(k) && k < self.schedule.iterations {
                 return Ok(Outcome {
@@ -173,12 +213,18 @@ impl Tune {
                 });
             }
         }
-        let tuned_file = Some(output::write_tuned_bot(self, &theta)?);
+        let tuned_file = if self.writes_outputs() {
+            Some(output::write_tuned_bot(self, &theta)?)
+        } else {
+            Some(tuned_path(&self.out_dir))
+        };
         let verified = match self.verify {
             Some(games) => Some(self.play_verify(&theta, games, resume)?),
             None => None,
         };
-        output::write_page(self, &steps, verified.as_deref())?;
+        if self.writes_outputs() {
+            output::write_page(self, &steps, verified.as_deref())?;
+        }
         Ok(Outcome {
             steps,
             tuned_file,
@@ -235,18 +281,40 @@ impl Tune {
         settings.bots = bots.clone();
         settings.games = self.pairs * 2;
         settings.seed = derive_seed(self.template.seed, k as u64);
-        settings.out_dir = dir;
         settings.label = label;
+        settings.shard = self.shard;
+        let own = self.play_part(&mut settings, &dir, &next, resume)?;
+        shards::gather(&settings, &dir, own, self.shard_wait)
+    }
+
+    /// This process's games of a match (all, or its shard's) in `dir` (or the shard's
+    /// folder in it); a shard resumes its own folder whenever it was started.
+    fn play_part(
+        &self,
+        settings: &mut MatchSettings,
+        dir: &Path,
+        next: &Path,
+        resume: bool,
+    ) -> Result<Vec<GameResult>, MatchError> {
+        let (dir, next) = match self.shard {
+            Some(shard) => (
+                shards::shard_dir(dir, shard),
+                shards::shard_dir(next, shard),
+            ),
+            None => (dir.to_owned(), next.to_owned()),
+        };
+        let resume = resume || self.shard.is_some();
+        settings.out_dir = dir;
         let started = settings.out_dir.join(SETTINGS_FILE).is_file();
         if resume && started && next.join(SETTINGS_FILE).is_file() {
             let path = settings.out_dir.join(SETTINGS_FILE);
             check_settings(&settings.out_dir, &path, &settings.decisive())?;
             let results = store::read_results(&settings.out_dir.join(store::RESULTS_FILE))?;
-            if results.len() == settings.games {
+            if results.len() == settings.planned_games() {
                 return Ok(results);
             }
         }
-        run_match(&settings, resume && started)
+        run_match(settings, resume && started)
     }
 
     fn iteration_dir(&self, k: usize, suffix: &str) -> PathBuf {
@@ -292,10 +360,12 @@ impl Tune {
         let mut settings = self.template.clone();
         settings.bots = [tuned.clone(), start.clone()];
         settings.games = games;
-        settings.out_dir = self.out_dir.join("verify");
         settings.label = "[verify] ".to_owned();
-        let started = settings.out_dir.join(SETTINGS_FILE).is_file();
-        let results = run_match(&settings, resume && started)?;
+        settings.shard = self.shard;
+        let whole = self.out_dir.join("verify");
+        let own = self.play_part(&mut settings, &whole, &whole.join("-"), resume)?;
+        let results = shards::gather(&settings, &whole, own, self.shard_wait)?;
+        settings.out_dir = whole;
         let counts = super::sprt::pentanomial(&results, &tuned.name);
         let measured = super::sprt::measured(&counts)
             .map_or_else(|| "no complete pair".to_owned(), |m| m.to_string());

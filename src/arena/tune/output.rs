@@ -60,44 +60,33 @@ pub fn write_progress(tune: &Tune, steps: &[Step]) -> Result<(), MatchError> {
     write_page(tune, steps, None)
 }
 
-/// The bot file of the tuned values: the original's fields, named `NAME-tuned`, its
-/// `[options]` set to θ and its `[tune]` starts moved there (to tune on from it).
+/// The bot file of the tuned values: the original file as its author wrote it (comments,
+/// order and layout kept: `toml_edit` edits the document in place), named `NAME-tuned`,
+/// its `[options]` set to θ and its `[tune]` starts moved there (to tune on from it).
 pub fn write_tuned_bot(tune: &Tune, theta: &[f64]) -> Result<PathBuf, MatchError> {
-    let mut table: toml::Table = toml::from_str(&tune.bot_text)
+    let mut doc: toml_edit::DocumentMut = tune
+        .bot_text
+        .parse()
         .map_err(|error| MatchError::Invalid(format!("cannot read the bot file again: {error}")))?;
-    table.insert(
-        "name".to_owned(),
-        toml::Value::String(format!("{}-tuned", tune.bot.name)),
-    );
+    doc["name"] = toml_edit::value(format!("{}-tuned", tune.bot.name));
     // A relative working folder is relative to the bot file's folder, which the tuned file
     // is not in: it is written as the folder it names.
     if let Some(dir) = &tune.bot.working_dir
-        && table.contains_key("working_dir")
+        && doc.contains_key("working_dir")
     {
         let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
-        table.insert(
-            "working_dir".to_owned(),
-            toml::Value::String(absolute.display().to_string()),
-        );
+        doc["working_dir"] = toml_edit::value(absolute.display().to_string());
     }
     for (param, &x) in tune.params.iter().zip(theta) {
         let value = match param.engine_value(x) {
-            crate::arena::bots::OptionValue::Integer(n) => toml::Value::Integer(n),
-            other => toml::Value::Float(other.to_string().parse().unwrap_or(x)),
+            crate::arena::bots::OptionValue::Integer(n) => toml_edit::Value::from(n),
+            other => toml_edit::Value::from(other.to_string().parse().unwrap_or(x)),
         };
-        set(&mut table, "options", &param.name, value.clone());
-        if let Some(toml::Value::Table(entry)) = table
-            .get_mut("tune")
-            .and_then(|t| t.as_table_mut())
-            .and_then(|t| t.get_mut(&param.name))
-        {
-            entry.insert("start".to_owned(), value);
-        }
+        set(&mut doc, &["options", &param.name], &value);
+        set(&mut doc, &["tune", &param.name, "start"], &value);
     }
-    let body = toml::to_string(&table)
-        .map_err(|error| MatchError::Invalid(format!("cannot write the tuned bot: {error}")))?;
     let text = format!(
-        "# Tuned by `hamle tune` from {} ({} iterations, seed {}): {}\n{body}",
+        "# Tuned by `hamle tune` from {} ({} iterations, seed {}): {}\n{doc}",
         tune.bot.source.display(),
         tune.schedule.iterations,
         tune.template.seed,
@@ -108,9 +97,24 @@ pub fn write_tuned_bot(tune: &Tune, theta: &[f64]) -> Result<PathBuf, MatchError
     Ok(path)
 }
 
-fn set(table: &mut toml::Table, section: &str, key: &str, value: toml::Value) {
-    if let Some(toml::Value::Table(inner)) = table.get_mut(section) {
-        inner.insert(key.to_owned(), value);
+/// Sets the value at `path` (tables or inline tables), keeping the old value's comment
+/// and spacing; a path the file lacks is left alone (the bot file was read and checked
+/// with every tuned option in its `[options]` and `[tune]`).
+fn set(doc: &mut toml_edit::DocumentMut, path: &[&str], value: &toml_edit::Value) {
+    let Some((last, tables)) = path.split_last() else {
+        return;
+    };
+    let mut table: &mut dyn toml_edit::TableLike = doc.as_table_mut();
+    for key in tables {
+        match table.get_mut(key).and_then(|item| item.as_table_like_mut()) {
+            Some(inner) => table = inner,
+            None => return,
+        }
+    }
+    if let Some(old) = table.get_mut(last).and_then(|item| item.as_value_mut()) {
+        let decor = old.decor().clone();
+        *old = value.clone();
+        *old.decor_mut() = decor;
     }
 }
 

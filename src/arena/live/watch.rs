@@ -197,6 +197,10 @@ impl PairingWatch {
 
 impl GameObserver for PairingWatch {
     fn game_started(&self, index: usize, seat_bots: [usize; 2]) {
+        // A game begun after a stop's voiding would be left running at the exit.
+        if self.stopping.load(Ordering::SeqCst) {
+            return;
+        }
         if let Err(error) = self.begin(index, seat_bots) {
             self.failed("a game's start", &error);
         }

@@ -323,10 +323,7 @@ fn quiet(dir: &Path) -> bool {
     let folders = std::fs::read_dir(dir.join("games").join("kul"))
         .map(|entries| entries.count())
         .unwrap_or(0) as i64;
-    count(
-        &dir.to_path_buf(),
-        "SELECT count(*) FROM games WHERE status != 'running'",
-    ) == 2 * folders
+    count(dir, "SELECT count(*) FROM games WHERE status != 'running'") == 2 * folders
 }
 
 #[test]

@@ -44,10 +44,13 @@ impl History {
     }
 }
 
+/// How good a pairing is, smaller first: games together, rating gap, then the ids.
+type Preference = (u64, f64, i64, i64);
+
 /// The next pairing among `idle` (ids in the order the first game seats them), or `None`
 /// with fewer than two.
 pub fn choose(idle: &[Candidate], history: &History) -> Option<(i64, i64)> {
-    let mut best: Option<((u64, f64, i64, i64), (i64, i64))> = None;
+    let mut best: Option<(Preference, (i64, i64))> = None;
     for (k, a) in idle.iter().enumerate() {
         for b in &idle[k + 1..] {
             if a.id == b.id {

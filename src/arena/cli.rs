@@ -236,8 +236,8 @@ pub struct LadderArgs {
     #[command(subcommand)]
     pub tool: Option<LadderTool>,
     /// The bots (at least two, one game): names from the bots folder or command lines;
-    /// `NAME=BOT` or `NAME=COMMAND` gives one a name of its own. (A bot named `report` or
-    /// `merge` cannot come first.)
+    /// `NAME=BOT` or `NAME=COMMAND` gives one a name of its own. (A bot named `report`,
+    /// `merge`, `serve` or `admin` cannot come first.)
     #[arg(required = true, num_args = 2.., value_name = "BOT")]
     pub players: Vec<String>,
     /// Where the ladder is kept: settings, a match folder a pairing, ratings, PGN export,
@@ -285,6 +285,15 @@ pub enum LadderTool {
     /// report.html as one run would. Exit 0, or 2 when the folders are not shards of one
     /// ladder or cannot be read or written.
     Merge(LadderMergeArgs),
+    /// Run a living ladder: DIR/server.toml's ladders, bots paired continuously, state in
+    /// DIR/ladder.db, games in DIR/games/ (see protocol.md).
+    ///
+    /// Exit 0 after --stop-after-games, 130 or 143 on SIGINT or SIGTERM (running games
+    /// voided), 2 when the folder, server.toml or the database cannot be used.
+    Serve(super::live::server::ServeArgs),
+    /// Change a living ladder from the server's own command line: add or remove a bot,
+    /// pause or resume a ladder, list them; a running server takes it up within a second.
+    Admin(super::live::admin::AdminArgs),
 }
 
 /// `hamle ladder report DIR [--anchor BOT]`
@@ -387,6 +396,8 @@ pub fn run_ladder_command(args: LadderArgs) -> ExitCode {
     match args.tool {
         Some(LadderTool::Report(report)) => return ladder_report(report),
         Some(LadderTool::Merge(merge)) => return ladder_merge(merge),
+        Some(LadderTool::Serve(serve)) => return super::live::server::run_serve_command(serve),
+        Some(LadderTool::Admin(admin)) => return super::live::admin::run_admin_command(admin),
         None => {}
     }
     let fail = ladder_failure;

@@ -109,9 +109,31 @@ pub fn ending() -> MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Ends the run after a signal: kills the engines' groups, says so on stderr and exits.
+/// What a run does on a signal before its engines are killed (a living ladder voids its
+/// games in progress, so that no game cut by the kill counts as lost).
+type StopHook = Box<dyn Fn() + Send>;
+
+static STOP_HOOKS: Mutex<Vec<StopHook>> = Mutex::new(Vec::new());
+
+/// Runs `hook` when a signal ends the run, before the engines are killed.
+pub fn on_stop(hook: impl Fn() + Send + 'static) {
+    STOP_HOOKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(Box::new(hook));
+}
+
+/// Ends the run after a signal: runs the stop hooks, kills the engines' groups, says so
+/// on stderr and exits.
 pub fn stop_after(signal: &str) -> ! {
     let _ending = ending();
+    for hook in STOP_HOOKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .iter()
+    {
+        hook();
+    }
     let engines = kill_live_groups();
     // What escaped the groups (setsid) came to us, a subreaper, as its parents died.
     super::reaper::end_run();

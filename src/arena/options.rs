@@ -174,6 +174,7 @@ pub fn match_settings(
         openings,
         restart: options.restart,
         log_protocol: options.log_protocol,
+        observer: None,
     })
 }
 

@@ -10,12 +10,21 @@
 //! events.rs   what happens, broadcast in the process (the web page's live feed)
 //! ```
 //!
+//! The server core: `config` (DIR/server.toml), `server` (`hamle ladder serve`: the
+//! pairing loop, restart, stop), `pairing` (who plays next), `watch` (a pairing's games,
+//! moves and ratings into the database and the events), `admin` (`hamle ladder admin`).
+//!
 //! The pairing loop asks a [`RemoteRoster`] which remote bots are connected and free; each
 //! comes as an ordinary [`Bot`] whose command starts a relay to its connection, so a
 //! remote bot's games are played, refereed, timed and recorded exactly as a local bot's.
 
+pub mod admin;
+pub mod config;
 pub mod events;
+pub mod pairing;
 pub mod schema;
+pub mod server;
+pub mod watch;
 
 use super::bots::Bot;
 

@@ -19,19 +19,21 @@ use crate::seed::derive_seed;
 /// ends it from any phase.
 type Step<T> = Result<T, Ending>;
 
-/// Sets both engines up and plays the game out; returns how it ended, each seat's
+/// Sets both engines up and plays game `index` out (each move told to the settings'
+/// observer, if any); returns how it ended, each seat's
 /// thinking (its move requests answered and their time), in seat order, and what each move
 /// played cost, in order (an opening ply's cost is empty).
 pub(super) async fn conduct(
     settings: &MatchSettings,
     referee: &mut dyn Referee,
     engines: &mut [EngineProcess; 2],
-    seat_bots: [usize; 2],
+    (index, seat_bots): (usize, [usize; 2]),
     clocks: &mut [PlayerClock; 2],
     opening_seed: u64,
 ) -> (Ending, [Thinking; 2], Vec<MoveCost>) {
     let mut table = Table {
         settings,
+        index,
         referee,
         engines,
         seat_bots,
@@ -141,6 +143,8 @@ impl ScoreWatch {
 /// clocks, and what the game has noted so far.
 struct Table<'a> {
     settings: &'a MatchSettings,
+    /// The game's index in the match, for the observer.
+    index: usize,
     referee: &'a mut dyn Referee,
     engines: &'a mut [EngineProcess; 2],
     seat_bots: [usize; 2],
@@ -274,7 +278,7 @@ impl Table<'_> {
                     return Ok(());
                 }
             };
-            self.costs.push(MoveCost::default());
+            self.played(chosen, MoveCost::default());
             // Neither engine chose the move: both are told.
             for seat in [Seat::First, Seat::Second] {
                 self.forward(seat, &forward).await?;
@@ -296,13 +300,24 @@ impl Table<'_> {
         let Some(forward) = self.judge(seat, &answer).await? else {
             return Ok(());
         };
-        self.costs.push(cost);
+        self.played(&answer, cost);
         if forward.is_empty() {
             // Nothing to tell the opponent (Tavla's `no_double`).
             return Ok(());
         }
         self.forward(seat.other(), &forward).await?;
         Ok(())
+    }
+
+    /// A move played: its cost noted for the record, and the observer told.
+    fn played(&mut self, text: &str, cost: MoveCost) {
+        let thinking = cost.thinking;
+        self.costs.push(cost);
+        if let Some(observer) = &self.settings.observer {
+            observer
+                .0
+                .moved(self.index, self.costs.len(), text.trim(), thinking);
+        }
     }
 
     /// The game's interlude commands (e.g. Tavla's dice), to both engines in seat order.

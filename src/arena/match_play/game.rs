@@ -48,6 +48,9 @@ pub(super) async fn play_game(
     let mut attempt = 0;
     loop {
         attempt += 1;
+        if let Some(observer) = &settings.observer {
+            observer.0.game_started(index, seat_bots);
+        }
         let referee = settings.referee(index);
         let opening = opening_seed(settings.seed, (index / 2) as u64);
         let (referee, ending, spent) =
@@ -262,7 +265,7 @@ async fn play_once(
         settings,
         referee.as_mut(),
         &mut engines,
-        seat_bots,
+        (index, seat_bots),
         &mut clocks,
         opening,
     )

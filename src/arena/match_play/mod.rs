@@ -33,6 +33,7 @@ mod conduct;
 mod ending;
 mod game;
 mod kept;
+mod observer;
 mod openings;
 mod pool;
 mod publish;
@@ -40,6 +41,7 @@ mod settings;
 mod standings;
 mod verify;
 
+pub use observer::{GameObserver, Observer};
 pub use openings::{MAX_SUITE_BYTES, OpeningSuite, OpeningsOrder, SuiteOpening};
 pub use pool::run_match;
 pub use settings::{

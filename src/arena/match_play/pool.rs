@@ -159,6 +159,9 @@ impl Shared {
                 let saved = store.append(&result, &record);
                 drop(store);
                 if saved.is_ok() {
+                    if let Some(observer) = &shared.settings.observer {
+                        observer.0.game_saved(&result);
+                    }
                     lock(&shared.publisher).publish(result.clone(), record);
                 }
                 (shared, result, saved)

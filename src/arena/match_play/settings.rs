@@ -132,6 +132,9 @@ pub struct MatchSettings {
     /// `--log-protocol`: each game's conversation with each engine is kept
     /// ([`crate::arena::store::protocol_log_path`]); it changes no game.
     pub log_protocol: bool,
+    /// A watcher told of every game's start, moves and save (a living ladder's); it
+    /// changes no game, so `--resume` does not compare it.
+    pub observer: Option<super::Observer>,
 }
 
 impl MatchSettings {

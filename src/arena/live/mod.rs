@@ -15,6 +15,7 @@
 //! remote bot's games are played, refereed, timed and recorded exactly as a local bot's.
 
 pub mod events;
+pub mod remote;
 pub mod schema;
 
 use super::bots::Bot;

@@ -15,7 +15,7 @@ use hamle::arena::live::events::LiveEvents;
 use hamle::arena::live::remote::{self, RemoteHub, RemoteLimits};
 use hamle::arena::live::schema;
 
-use super::support::arena::{HAMLE, ok, scratch, sorted_results};
+use super::support::arena::{HAMLE, ok, record, scratch, sorted_results, untimed_record};
 
 /// A server folder with one Go ladder, its hub listening on a free loopback port.
 struct Server {
@@ -122,7 +122,7 @@ fn read_line(reader: &mut impl BufRead) -> String {
 }
 
 /// `hamle match` of the remote entry's relay against a quick local Go engine, 2 games.
-fn relay_match(server: &Server, entry: &hamle::arena::live::RemoteEntry, out: &Path) -> String {
+fn relay_match(entry: &hamle::arena::live::RemoteEntry, out: &Path) -> String {
     let relay = format!(
         "{}={} {}",
         entry.bot.name,
@@ -135,7 +135,6 @@ fn relay_match(server: &Server, entry: &hamle::arena::live::RemoteEntry, out: &P
         .args(["--game", "go", "--size", "9", "--games", "2", "--quiet"])
         .args(["--move-timeout", "20", "--out"])
         .arg(out)
-        .current_dir(&server.dir)
         .output()
         .expect("hamle match");
     ok(&output)
@@ -162,7 +161,7 @@ fn a_bot_connected_from_afar_plays_a_recorded_match_and_its_ticket_is_spent_afte
     assert!(server.hub.reserve(entry.bot_id));
     assert!(!server.hub.reserve(entry.bot_id), "reserved once only");
     let out = server.dir.join("games").join("pair-1");
-    relay_match(&server, &entry, &out);
+    relay_match(&entry, &out);
     let results = sorted_results(&out);
     assert_eq!(results.len(), 2, "{results:?}");
     for result in &results {
@@ -177,6 +176,25 @@ fn a_bot_connected_from_afar_plays_a_recorded_match_and_its_ticket_is_spent_afte
     // The remote bot's thinking was timed at the server, as any engine's.
     let rnd = |r: &hamle::arena::store::GameResult| usize::from(r.first != "rnd");
     assert!(results.iter().all(|r| r.thinking[rnd(r)].is_some()));
+    // And the games are the ones the same bot plays started by the arena itself.
+    let direct = server.dir.join("games").join("direct");
+    ok(&Command::new(HAMLE)
+        .arg("match")
+        .args([
+            &format!("rnd=python3 {}", script.display()),
+            "local=hamle go --playouts 10",
+        ])
+        .args(["--game", "go", "--size", "9", "--games", "2", "--quiet"])
+        .args(["--move-timeout", "20", "--out"])
+        .arg(&direct)
+        .output()
+        .expect("hamle match"));
+    for (relayed, started) in results.iter().zip(sorted_results(&direct)) {
+        assert_eq!(
+            untimed_record(&record(&out, relayed)),
+            untimed_record(&record(&direct, &started))
+        );
+    }
     server.hub.release(entry.bot_id);
     // The pairing is over: its ticket is spent; the bot is idle again with a new one.
     let replayed = relay_answer(server.hub.socket(), &entry.bot.args[4]);
@@ -403,5 +421,53 @@ fn a_client_that_vanishes_mid_game_loses_it_and_stalls_nothing() {
         };
         assert_eq!(result.winner, lost, "the remote bot lost: {result:?}");
     }
+    let _ = std::fs::remove_dir_all(&server.dir);
+}
+
+/// The relay's cost a move over loopback: the same random Go bot, relayed from `hamle
+/// connect` and started by the arena itself, each against a local engine for 10 games; each
+/// seat's thinking is the arena's own measure (docs/strength.md quotes the figures):
+/// `cargo test --release --test arena remote::relay_cost -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn relay_cost() {
+    super::support::peers::require_python3();
+    let server = server("cost", RemoteLimits::default());
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/bots/go_random.py");
+    let command = format!("python3 {}", script.display());
+    let client = connect(&server, &command, "rnd", "pw");
+    let entry = server.idle(1).remove(0);
+    assert!(server.hub.reserve(entry.bot_id));
+    let play = |bot: &str, out: &Path| {
+        let began = Instant::now();
+        ok(&Command::new(HAMLE)
+            .arg("match")
+            .args([bot, "local=hamle go --playouts 10"])
+            .args(["--game", "go", "--size", "9", "--games", "10", "--quiet"])
+            .args(["--seed", "7", "--out"])
+            .arg(out)
+            .current_dir(&server.dir)
+            .output()
+            .expect("hamle match"));
+        let (mut asked, mut millis) = (0, 0);
+        for result in sorted_results(out) {
+            let seat = usize::from(result.first != "rnd");
+            let thinking = result.thinking[seat].as_ref().expect("timed");
+            asked += thinking.asked;
+            millis += thinking.millis;
+        }
+        (began.elapsed(), asked, millis)
+    };
+    let relay = format!("rnd={} {}", entry.bot.program, entry.bot.args.join(" "));
+    let relayed = play(&relay, &server.dir.join("relayed"));
+    let direct = play(&format!("rnd={command}"), &server.dir.join("direct"));
+    for (how, (wall, asked, millis)) in [("relayed", relayed), ("direct", direct)] {
+        println!(
+            "{how}: 10 games in {:.1} s, rnd asked {asked} moves, {:.2} ms a move",
+            wall.as_secs_f64(),
+            millis as f64 / asked.max(1) as f64
+        );
+    }
+    end(client);
     let _ = std::fs::remove_dir_all(&server.dir);
 }

@@ -72,7 +72,9 @@ async fn serve(stream: tokio::net::TcpStream, peer: SocketAddr, shared: Arc<Shar
         Ok((login, admitted)) => play(reader, write, &shared, peer, login, admitted).await,
         Err(cut) => {
             if cut.log {
-                shared.log(format!("connection from {peer} cut: {}", cut.line));
+                shared
+                    .log(format!("connection from {peer} cut: {}", cut.line))
+                    .await;
             }
             if !cut.line.is_empty() {
                 let line = cut.line + "\n";
@@ -276,7 +278,9 @@ async fn play(
     let _ = to_client.try_send(welcome.line());
     let why = converse(&mut reader, &mut writer, shared, bot_id, &to_client).await;
     if let Some(why) = &why {
-        shared.log(format!("connection of {entry} from {peer} cut: {why}"));
+        shared
+            .log(format!("connection of {entry} from {peer} cut: {why}"))
+            .await;
         let _ = to_client.try_send(ToClient::Bye(why.clone()).line());
     }
     unregister(shared, bot_id, connection);

@@ -143,9 +143,10 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    pub(crate) fn log(&self, what: String) {
+    /// Writes to the organiser's log before the client hears what it says.
+    pub(crate) async fn log(&self, what: String) {
         let dir = self.dir.clone();
-        tokio::task::spawn_blocking(move || accounts::log_in(&dir, &what));
+        let _ = tokio::task::spawn_blocking(move || accounts::log_in(&dir, &what)).await;
     }
 
     /// The relay bot of a connected author: it takes no seed (the author's bot is not

@@ -98,7 +98,7 @@ async fn splice(stream: tokio::net::UnixStream, shared: Arc<Shared>) {
     let mut session = match opened {
         Ok(session) => session,
         Err(why) => {
-            shared.log(format!("relay refused: {why}"));
+            shared.log(format!("relay refused: {why}")).await;
             let _ = write.write_all(format!("refused {why}\n").as_bytes()).await;
             return;
         }

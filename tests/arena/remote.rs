@@ -34,12 +34,17 @@ fn server(name: &str, limits: RemoteLimits) -> Server {
             [],
         )
         .expect("a ladder");
+    drop(database);
+    listen_on(dir, "127.0.0.1:0".parse().expect("address"), limits)
+}
+
+/// The hub of the server folder `dir`, listening at `listen`.
+fn listen_on(dir: PathBuf, listen: SocketAddr, limits: RemoteLimits) -> Server {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
-    let listen: SocketAddr = "127.0.0.1:0".parse().expect("address");
     let hub = runtime
         .block_on(remote::start_with(
             &dir,
@@ -470,4 +475,25 @@ fn relay_cost() {
     }
     end(client);
     let _ = std::fs::remove_dir_all(&server.dir);
+}
+
+#[test]
+fn a_client_connects_again_when_its_server_comes_back() {
+    let first = server("again", RemoteLimits::default());
+    let client = connect(&first, "hamle go", "phoenix", "pw");
+    let before = first.idle(1).remove(0);
+    let (dir, address) = (first.dir.clone(), first.hub.local_addr());
+    // The server stops (its runtime and every connection with it), leaving its socket file.
+    drop(first);
+    assert!(dir.join(remote::RELAY_SOCKET).exists());
+    let again = listen_on(dir, address, RemoteLimits::default());
+    let after = again.idle(1).remove(0);
+    assert_eq!(
+        (after.bot_id, after.name.as_str()),
+        (before.bot_id, "phoenix")
+    );
+    end(client);
+    let said = std::fs::read_to_string(again.dir.join("phoenix.connect.log")).expect("its log");
+    assert!(said.contains("connecting again in"), "{said}");
+    let _ = std::fs::remove_dir_all(&again.dir);
 }

@@ -497,3 +497,82 @@ fn a_client_connects_again_when_its_server_comes_back() {
     assert!(said.contains("connecting again in"), "{said}");
     let _ = std::fs::remove_dir_all(&again.dir);
 }
+
+/// 100 remote instant-move Mangala bots over loopback: how long their first logins take
+/// (argon2, two at a time), then 50 pairings of 2 games, remote against remote, 10 at a
+/// time (docs/strength.md quotes the figures):
+/// `cargo test --release --test arena remote::hundred_remote_bots -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn hundred_remote_bots() {
+    let server = server("hundred", RemoteLimits::default());
+    schema::open(&server.dir.join(schema::DATABASE_FILE))
+        .expect("database")
+        .execute(
+            "INSERT INTO ladders (name, game, settings) VALUES ('mangala', 'mangala', '')",
+            [],
+        )
+        .expect("a ladder");
+    let engine = super::support::arena::mangala_engine("1").join(" ");
+    let began = Instant::now();
+    let clients: Vec<Child> = (0..100)
+        .map(|i| {
+            let name = format!("m{i}");
+            let file = server.dir.join(format!("{name}.password"));
+            std::fs::write(&file, "pw\n").expect("password file");
+            Command::new(HAMLE)
+                .args(["connect", &server.hub.local_addr().to_string(), &engine])
+                .args(["--name", &name, "--ladder", "mangala", "--password-file"])
+                .arg(&file)
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("hamle connect")
+        })
+        .collect();
+    while server.hub.idle("mangala").len() < 100 {
+        assert!(began.elapsed() < Duration::from_secs(120), "not all joined");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    println!("100 first logins: {:.1} s", began.elapsed().as_secs_f64());
+    let entries = server.hub.idle("mangala");
+    let began = Instant::now();
+    for batch in entries.chunks(20) {
+        let matches: Vec<_> = batch
+            .chunks(2)
+            .map(|pair| {
+                assert!(server.hub.reserve(pair[0].bot_id) && server.hub.reserve(pair[1].bot_id));
+                let spec = |e: &hamle::arena::live::RemoteEntry| {
+                    format!("{}={} {}", e.bot.name, e.bot.program, e.bot.args.join(" "))
+                };
+                let out = server
+                    .dir
+                    .join(format!("{}-{}", pair[0].name, pair[1].name));
+                let (a, b) = (spec(&pair[0]), spec(&pair[1]));
+                std::thread::spawn(move || {
+                    ok(&Command::new(HAMLE)
+                        .arg("match")
+                        .args([a.as_str(), b.as_str(), "--game", "mangala", "--quiet"])
+                        .arg("--out")
+                        .arg(&out)
+                        .output()
+                        .expect("hamle match"));
+                    sorted_results(&out).len()
+                })
+            })
+            .collect();
+        let games: usize = matches
+            .into_iter()
+            .map(|m| m.join().expect("a match"))
+            .sum();
+        assert_eq!(games, batch.len());
+    }
+    let took = began.elapsed().as_secs_f64();
+    println!(
+        "100 games (50 pairings of 2, 10 at a time): {took:.1} s, {:.1} games a second",
+        100.0 / took
+    );
+    for client in clients {
+        end(client);
+    }
+    let _ = std::fs::remove_dir_all(&server.dir);
+}

@@ -37,6 +37,9 @@ enum Commands {
     Check(CheckArgs),
     /// Round robin, gauntlet or Swiss among bots of one game: Elo by maximum likelihood, crosstable.
     Ladder(LadderArgs),
+    /// Put a bot of this machine on a living ladder server: it plays the games the server
+    /// pairs it in, thinking here; the password is set at the name's first login.
+    Connect(hamle::arena::connect::ConnectArgs),
     /// Tune a bot file's numeric options by SPSA, every iteration a match; resumable.
     Tune(hamle::arena::tune::cli::TuneArgs),
     /// Turn a game record (SGF, .mat, or a text record) into a page that replays it in a browser.
@@ -82,6 +85,14 @@ fn main() -> ExitCode {
         let code = reaper::exec_bot(&args[2..]);
         return ExitCode::from(u8::try_from(code).unwrap_or(1));
     }
+    // A remote bot's relay (hidden: a ladder server's arena starts it, nobody else).
+    if args
+        .get(1)
+        .is_some_and(|word| word == hamle::arena::live::remote::RELAY_COMMAND)
+    {
+        let code = hamle::arena::live::remote::relay::relay_bot(&args[2..]);
+        return ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     protocol::log::init();
     let result = match Cli::parse().command {
         Commands::Regress(args) => return supervised(|| hamle::arena::cli::regress(args)),
@@ -97,6 +108,7 @@ fn main() -> ExitCode {
         Commands::Tune(args) => {
             return supervised(|| hamle::arena::tune::cli::run(args));
         }
+        Commands::Connect(args) => return hamle::arena::connect::run(args),
         Commands::View(args) => return hamle::arena::view::cli::run(args),
         Commands::Engine(engine) => engine.run(),
         Commands::Perft { game } => game.run(&mut io::stdout().lock()),

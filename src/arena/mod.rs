@@ -11,6 +11,7 @@ pub mod bots;
 pub mod cgroup;
 pub mod check;
 pub mod cli;
+pub mod connect;
 pub mod expect;
 pub mod folder;
 pub mod game_result;

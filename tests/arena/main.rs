@@ -26,6 +26,7 @@ mod page_size;
 mod processes;
 mod protocol_log;
 mod regress;
+mod remote;
 mod shards;
 mod slurm;
 mod strays;

@@ -22,6 +22,7 @@ pub mod admin;
 pub mod config;
 pub mod events;
 pub mod pairing;
+pub mod remote;
 pub mod schema;
 pub mod server;
 pub mod watch;

@@ -16,6 +16,7 @@
 
 pub mod events;
 pub mod schema;
+pub mod web;
 
 use super::bots::Bot;
 

@@ -173,6 +173,25 @@ async fn unknown_paths_are_not_found_and_heads_are_bounded() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[tokio::test]
+async fn a_client_that_never_finishes_its_head_is_dropped() {
+    let dir = folder("slow");
+    fill(&dir);
+    let address = start(&dir, &LiveEvents::new()).await;
+    let mut stream = TcpStream::connect(address).await.expect("connect");
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: loc")
+        .await
+        .expect("send");
+    let mut answer = Vec::new();
+    let limit = super::HEADER_TIME + Duration::from_secs(20);
+    let ended = tokio::time::timeout(limit, stream.read_to_end(&mut answer)).await;
+    assert!(ended.is_ok(), "still open after {limit:?}");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(!answer.contains("Ladders"), "{answer}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn records_must_stay_inside_the_folder() {
     let dir = folder("paths");

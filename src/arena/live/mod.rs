@@ -26,6 +26,7 @@ pub mod remote;
 pub mod schema;
 pub mod server;
 pub mod watch;
+pub mod web;
 
 use super::bots::Bot;
 

@@ -23,7 +23,7 @@ pub struct History {
 }
 
 impl History {
-    /// One finished (or voided: it was still a meeting) game.
+    /// One finished game.
     pub fn add(&mut self, first: i64, second: i64) {
         *self
             .together

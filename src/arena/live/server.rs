@@ -217,6 +217,9 @@ struct Running {
 struct Done {
     number: u64,
     message: Option<String>,
+    /// Bots whose engine cannot be started: left out from now on (else they would be
+    /// paired again at once, and fail again).
+    broken: Vec<i64>,
 }
 
 struct Server {
@@ -292,6 +295,7 @@ impl Server {
             eprintln!("hamle ladder serve: {message}");
             let _ = log(&self.db, &message);
         }
+        self.broken.extend(done.broken);
         if let Some(running) = self.running.remove(&done.number) {
             for id in running.remote {
                 self.roster.release(id);
@@ -509,13 +513,25 @@ impl Server {
         let spawned = std::thread::Builder::new()
             .name(format!("hamle-pairing-{number}"))
             .spawn(move || {
-                let message = job.play().err();
-                let _ = sender.send(Done { number, message });
+                let broken = job.unstartable();
+                let message = if broken.is_empty() {
+                    job.play().err()
+                } else {
+                    Some(format!(
+                        "bot(s) left out, their engine cannot start: {broken:?}"
+                    ))
+                };
+                let _ = sender.send(Done {
+                    number,
+                    message,
+                    broken: broken.into_iter().map(|(id, _)| id).collect(),
+                });
             });
         if let Err(error) = spawned {
             self.finished(Done {
                 number,
                 message: Some(format!("cannot start a pairing's thread: {error}")),
+                broken: Vec::new(),
             });
         }
     }
@@ -533,6 +549,17 @@ struct Job {
 }
 
 impl Job {
+    /// The bots whose engine cannot be started (a program gone since it was added), with
+    /// the reason.
+    fn unstartable(&self) -> Vec<(i64, String)> {
+        let hamle = crate::arena::options::hamle_exe();
+        self.bots
+            .iter()
+            .zip(self.seats.ids)
+            .filter_map(|(bot, id)| bot.launch(&hamle, None).err().map(|e| (id, e.to_string())))
+            .collect()
+    }
+
     /// Plays the match; games it began and did not finish (a failure to save, an engine
     /// that cannot start) are voided.
     fn play(self) -> Result<(), String> {
@@ -571,7 +598,8 @@ impl Job {
     }
 }
 
-/// The ladder's finished and voided games, as pairing counts meetings and first seats.
+/// The ladder's finished games, as pairing counts meetings and first seats (a voided game
+/// is no meeting: its pairing is played again).
 fn history(db: &Connection, ladder: &str) -> rusqlite::Result<History> {
     let mut statement =
         db.prepare("SELECT first, second FROM games WHERE ladder = ?1 AND status = 'finished'")?;

@@ -281,3 +281,81 @@ pub fn rate_ladder(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(game: usize, winner: Winner) -> GameResult {
+        GameResult {
+            game,
+            first: "a".into(),
+            second: "b".into(),
+            seed: 0,
+            result: "B+1".into(),
+            winner,
+            reason: "score".into(),
+            moves: 2,
+            record: format!("{:04}.txt", game + 1),
+            thinking: [None, None],
+            costs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_watched_game_becomes_rows_and_events_and_rates_the_ladder() {
+        let dir = std::env::temp_dir().join(format!("hamle-live-watch-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let db = schema::open(&dir.join(schema::DATABASE_FILE)).expect("database");
+        db.execute_batch(
+            "INSERT INTO ladders (name, game, settings) VALUES ('k', 'kulami', '');
+             INSERT INTO bots (id, ladder, name, kind, joined) VALUES (7, 'k', 'a', 'local', ''), (9, 'k', 'b', 'local', '');",
+        )
+        .expect("rows");
+        let events = LiveEvents::new();
+        let mut feed = events.subscribe();
+        let seats = PairingSeats {
+            ladder: "k".into(),
+            anchor: Some("a".into()),
+            ids: [7, 9],
+            names: ["a".into(), "b".into()],
+            folder: "games/k/000001-a-vs-b".into(),
+            match_seed: 5,
+        };
+        let stopping = Arc::new(AtomicBool::new(false));
+        let watch = PairingWatch::new(&dir, seats, events, stopping).expect("watch");
+        // Game 1 of the pair seats the second bot first.
+        watch.game_started(1, [1, 0]);
+        watch.moved(1, 1, "a1", Some(3));
+        watch.game_saved(&result(1, Winner::First));
+        let (first, status, score, record): (i64, String, f64, String) = db
+            .query_row(
+                "SELECT first, status, score, record FROM games",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .expect("game row");
+        assert_eq!((first, status.as_str(), score), (9, "finished", 1.0));
+        assert_eq!(record, "games/k/000001-a-vs-b/games/0002.txt");
+        let anchored: f64 = db
+            .query_row("SELECT elo FROM ratings WHERE bot = 7", [], |row| {
+                row.get(0)
+            })
+            .expect("rating");
+        assert_eq!(anchored, 0.0);
+        let mut kinds = Vec::new();
+        while let Ok(event) = feed.try_recv() {
+            kinds.push(
+                event
+                    .to_json()
+                    .split('"')
+                    .nth(3)
+                    .unwrap_or_default()
+                    .to_owned(),
+            );
+        }
+        assert_eq!(kinds, ["game_started", "move", "game_ended", "ratings"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

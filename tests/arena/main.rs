@@ -2,7 +2,8 @@
 //! (`matches` for its resuming and failure policies, `games`, `tavla`, `clock`), `hamle
 //! ladder`, `hamle regress` and `hamle check` (`check`); `folders` (locks, foreign
 //! folders, forged results, unsafe names) and `processes` (capped logs, process groups) for both; `engine_reuse` (engines
-//! kept between games against fresh ones, `hamle bench arena`).
+//! kept between games against fresh ones, `hamle bench arena`); `remote` (remote bots of a
+//! living ladder: `hamle connect`, the hub, relays, hostile clients).
 
 #[path = "../support/mod.rs"]
 mod support;

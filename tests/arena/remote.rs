@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use hamle::arena::game_result::Winner;
 use hamle::arena::live::RemoteRoster;
-use hamle::arena::live::events::LiveEvents;
+use hamle::arena::live::events::{LiveEvent, LiveEvents};
 use hamle::arena::live::remote::{self, RemoteHub, RemoteLimits};
 use hamle::arena::live::schema;
 
@@ -21,6 +21,7 @@ use super::support::arena::{HAMLE, ok, record, scratch, sorted_results, untimed_
 struct Server {
     dir: PathBuf,
     hub: Arc<RemoteHub>,
+    events: LiveEvents,
     // Dropped last: the hub's tasks run on it.
     _runtime: tokio::runtime::Runtime,
 }
@@ -45,11 +46,12 @@ fn listen_on(dir: PathBuf, listen: SocketAddr, limits: RemoteLimits) -> Server {
         .enable_all()
         .build()
         .expect("runtime");
+    let events = LiveEvents::new();
     let hub = runtime
         .block_on(remote::start_with(
             &dir,
             listen,
-            LiveEvents::new(),
+            events.clone(),
             Path::new(HAMLE),
             limits,
         ))
@@ -57,6 +59,7 @@ fn listen_on(dir: PathBuf, listen: SocketAddr, limits: RemoteLimits) -> Server {
     Server {
         dir,
         hub,
+        events,
         _runtime: runtime,
     }
 }
@@ -233,8 +236,16 @@ fn relay_answer(socket: &Path, ticket: &str) -> String {
 #[test]
 fn a_wrong_password_is_refused_and_logged_and_nobody_plays_as_another() {
     let server = server("accounts", RemoteLimits::default());
+    let mut heard = server.events.subscribe();
     let (_alice, welcome) = raw_login(&server, "alice", "first secret");
     assert!(welcome.starts_with("welcome "), "{welcome}");
+    assert_eq!(
+        heard.try_recv().ok(),
+        Some(LiveEvent::BotJoined {
+            ladder: "go9".into(),
+            bot: "alice".into()
+        })
+    );
     let (_, wrong) = raw_login(&server, "alice", "guess");
     assert_eq!(wrong, "refused wrong password for 'alice'");
     let (_, twice) = raw_login(&server, "alice", "first secret");

@@ -89,38 +89,48 @@ fn serve(args: &ServeArgs) -> Result<(), String> {
     server.run(args)
 }
 
-/// The roster of remote bots. Wire 55b's hub here:
-/// `let hub = runtime.block_on(remote::start(&args.dir, listen, events.clone(), &hamle_exe()))`
-/// with `listen` from `--bots` (`map_err` to a message), then `Ok(hub)`.
+/// The roster of remote bots: with `--bots ADDR`, the hub listening there for authors'
+/// clients (and for relays on `DIR/run/relay.sock`), its tasks on the server's runtime.
 fn remote_roster(
-    _runtime: &tokio::runtime::Runtime,
+    runtime: &tokio::runtime::Runtime,
     args: &ServeArgs,
-    _events: &LiveEvents,
+    events: &LiveEvents,
 ) -> Result<Arc<dyn RemoteRoster>, String> {
-    if let Some(listen) = args.bots {
-        eprintln!(
-            "hamle ladder serve: --bots {listen}: remote bots are not served by this build yet"
-        );
-    }
-    Ok(Arc::new(NoRemotes))
+    let Some(listen) = args.bots else {
+        return Ok(Arc::new(NoRemotes));
+    };
+    let hamle = crate::arena::options::hamle_exe();
+    let hub = runtime
+        .block_on(super::remote::start(
+            &args.dir,
+            listen,
+            events.clone(),
+            &hamle,
+        ))
+        .map_err(|error| format!("--bots {listen}: {error}"))?;
+    Ok(hub)
 }
 
-/// The live page, behind `--http`.
+/// The live page, behind `--http ADDR`, served by the server's runtime for as long as it
+/// runs.
 fn live_page(
-    _runtime: &tokio::runtime::Runtime,
+    runtime: &tokio::runtime::Runtime,
     args: &ServeArgs,
-    _events: &LiveEvents,
+    events: &LiveEvents,
 ) -> Result<(), String> {
     let Some(address) = args.http else {
         return Ok(());
     };
-    // wire 55c's web::serve here:
-    // let listener = runtime.block_on(tokio::net::TcpListener::bind(address))
-    //     .map_err(|e| format!("--http {address}: {e}"))?;
-    // runtime.spawn(web::serve(listener, args.dir.clone(), events.clone()));
-    eprintln!(
-        "hamle ladder serve: --http {address}: the live page is not served by this build yet"
-    );
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(address))
+        .map_err(|error| format!("--http {address}: {error}"))?;
+    let dir = args.dir.clone();
+    let events = events.clone();
+    runtime.spawn(async move {
+        if let Err(error) = super::web::serve(listener, dir, events).await {
+            tracing::error!("the live page stopped: {error}");
+        }
+    });
     Ok(())
 }
 

@@ -424,5 +424,28 @@ async fn a_move_appears_on_the_open_game_page_without_reload() {
     .await;
     let _ = browser.kill().await;
     assert!(shown.is_some(), "the move shown: {}", titles(port).await);
+    // A finished game's viewer draws its boards under the page's policy header.
+    let dumped = tokio::process::Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--dump-dom",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.join("profile2").display()
+        ))
+        .arg(format!("http://{address}/game/1"))
+        .output()
+        .await
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&dumped.stdout);
+    assert!(
+        dom.contains("data-move=\"4\"><svg class=\"board\""),
+        "{dom}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

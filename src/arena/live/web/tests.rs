@@ -132,7 +132,7 @@ async fn a_finished_game_is_replayed_and_no_record_outside_the_folder_is_read() 
     let (_, moves) = get(address, "/game/2/moves").await;
     assert_eq!(
         moves,
-        r#"[{"ply":1,"text":"E5","ms":10},{"ply":2,"text":"C3","ms":20}]"#
+        r#"{"status":"running","moves":[{"ply":1,"text":"E5","ms":10},{"ply":2,"text":"C3","ms":20}]}"#
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -65,9 +65,13 @@
   source.onopen = function () {
     fetch(body.getAttribute('data-moves'))
       .then(function (answer) { return answer.json(); })
-      .then(function (moves) {
-        moves.forEach(function (m) { add(m.ply, m.text, m.ms); });
+      .then(function (game) {
+        game.moves.forEach(function (m) { add(m.ply, m.text, m.ms); });
         show();
+        // The game ended before this page listened: show its end.
+        if (game.status !== 'running') {
+          reloadSoon(500);
+        }
       })
       .catch(function () {});
   };

@@ -6,7 +6,8 @@
 //! /ladder/NAME         standings (latest ratings), games in progress, latest games
 //! /game/ID             a finished game replayed by today's viewer (its record); a game in
 //!                      progress: its moves so far, then each move as it is played
-//! /game/ID/moves       the moves so far as JSON ([{"ply":1,"text":"D4","ms":12}, …])
+//! /game/ID/moves       its status and moves so far as JSON
+//!                      ({"status":"running","moves":[{"ply":1,"text":"D4","ms":12}, …]})
 //! /bot/ID              a bot's games, results and rating curve
 //! /events              server-sent events: every LiveEvent but moves, as JSON;
 //!                      ?ladder=NAME that ladder's, ?game=ID that game's (moves included)

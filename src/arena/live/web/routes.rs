@@ -232,6 +232,13 @@ pub fn record_path(dir: &Path, record: &str) -> Result<PathBuf, String> {
     Ok(full)
 }
 
+/// What `/game/ID/moves` answers: the game's status and its moves so far.
+#[derive(serde::Serialize)]
+struct GameMoves {
+    status: String,
+    moves: Vec<db::MoveRow>,
+}
+
 async fn moves(
     State(site): State<Site>,
     axum::extract::Path(id): axum::extract::Path<String>,
@@ -240,11 +247,15 @@ async fn moves(
         return not_found().await;
     };
     read_page(&site, "application/json", move |db| {
-        if db::game(db, id)?.is_none() {
+        let Some(game) = db::game(db, id)? else {
             return Ok(None);
-        }
+        };
         let moves = db::moves(db, id)?;
-        serde_json::to_string(&moves)
+        let answer = GameMoves {
+            status: game.status,
+            moves,
+        };
+        serde_json::to_string(&answer)
             .map(Some)
             .map_err(|e| e.to_string())
     })

@@ -30,14 +30,14 @@ use crate::arena::bots::Bot;
 use crate::arena::match_play::{Observer, run_match};
 use crate::seed::derive_seed;
 
-/// `hamle ladder serve DIR [--bots ADDR] [--http ADDR] [--concurrency N]`
+/// `hamle ladder serve DIR [--remote ADDR] [--http ADDR] [--concurrency N]`
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The server's folder: server.toml (the ladders), ladder.db, games/.
     pub dir: PathBuf,
-    /// Where remote bots (`hamle connect`) connect.
+    /// Where remote bots (`hamle connect`) connect, e.g. 0.0.0.0:6866; none without it.
     #[arg(long, value_name = "ADDR")]
-    pub bots: Option<SocketAddr>,
+    pub remote: Option<SocketAddr>,
     /// Where the live page listens (e.g. 127.0.0.1:8080).
     #[arg(long, value_name = "ADDR")]
     pub http: Option<SocketAddr>,
@@ -89,14 +89,14 @@ fn serve(args: &ServeArgs) -> Result<(), String> {
     server.run(args)
 }
 
-/// The roster of remote bots: with `--bots ADDR`, the hub listening there for authors'
+/// The roster of remote bots: with `--remote ADDR`, the hub listening there for authors'
 /// clients (and for relays on `DIR/run/relay.sock`), its tasks on the server's runtime.
 fn remote_roster(
     runtime: &tokio::runtime::Runtime,
     args: &ServeArgs,
     events: &LiveEvents,
 ) -> Result<Arc<dyn RemoteRoster>, String> {
-    let Some(listen) = args.bots else {
+    let Some(listen) = args.remote else {
         return Ok(Arc::new(NoRemotes));
     };
     let hamle = crate::arena::options::hamle_exe();
@@ -107,7 +107,7 @@ fn remote_roster(
             events.clone(),
             &hamle,
         ))
-        .map_err(|error| format!("--bots {listen}: {error}"))?;
+        .map_err(|error| format!("--remote {listen}: {error}"))?;
     Ok(hub)
 }
 

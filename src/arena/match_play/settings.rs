@@ -132,6 +132,9 @@ pub struct MatchSettings {
     /// `--log-protocol`: each game's conversation with each engine is kept
     /// ([`crate::arena::store::protocol_log_path`]); it changes no game.
     pub log_protocol: bool,
+    /// `--record-judgement`: engines whose protocol gives their judgement of the game are
+    /// asked for their moves so, and the records keep it; it changes no move.
+    pub record_judgement: bool,
 }
 
 impl MatchSettings {

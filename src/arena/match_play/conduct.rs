@@ -42,6 +42,7 @@ pub(super) async fn conduct(
         decimal_time_left: [false; 2],
         costs: Vec::new(),
         judged: [None; 2],
+        taken_back: [0; 2],
     };
     let ending = table.play(opening_seed).await;
     (ending, table.answered.map(Answered::thinking), table.costs)
@@ -158,6 +159,8 @@ struct Table<'a> {
     costs: Vec<MoveCost>,
     /// `--record-judgement`: the command each seat's engine gives its judgement with.
     judged: [Option<&'static str>; 2],
+    /// Each seat's thinking, in milliseconds, on moves taken back since its last move.
+    taken_back: [u64; 2],
 }
 
 impl Table<'_> {
@@ -315,10 +318,15 @@ impl Table<'_> {
         }
         self.check_scores().await?;
         let seat = self.referee.seat_to_move();
-        let (answer, cost) = self.request_move(seat).await?;
+        let (answer, mut cost) = self.request_move(seat).await?;
         let Some(forward) = self.judge(seat, &answer).await? else {
+            // A move taken back (`--illegal warn3`) is no move of the record: its time
+            // counts in the move the engine then plays, which it thought about all along.
+            self.taken_back[seat.index()] += cost.thinking.unwrap_or(0);
             return Ok(());
         };
+        let taken_back = std::mem::take(&mut self.taken_back[seat.index()]);
+        cost.thinking = cost.thinking.map(|took| took + taken_back);
         self.costs.push(cost);
         if forward.is_empty() {
             // Nothing to tell the opponent (Tavla's `no_double`).

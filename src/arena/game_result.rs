@@ -272,7 +272,7 @@ fn thinking_of(fields: &BTreeMap<&str, &str>, index: usize) -> Result<Option<Thi
 }
 
 /// The costs [`costs_text`] wrote; `None` for anything else.
-fn costs_of(text: &str) -> Option<Vec<MoveCost>> {
+pub(crate) fn costs_of(text: &str) -> Option<Vec<MoveCost>> {
     text.split(',')
         .map(|one| {
             if one == "-" {

@@ -404,6 +404,22 @@ fn a_judged_games_page_shows_each_moves_time_and_the_win_rate_curve() {
         .and_then(|rest| rest.split('"').next())
         .expect("the curve's points");
     assert!(points.split(' ').count() + 2 >= moves, "{points}");
+    // The record alone (`hamle view`) gives back the same times and curve.
+    let alone = page_of(
+        &dir,
+        "alone.sgf",
+        &std::fs::read_to_string(out.join("games/0001.sgf")).expect("the record"),
+    );
+    let alone = std::fs::read_to_string(alone).expect("the record's page");
+    assert_eq!(
+        spans.find_iter(&alone).count(),
+        moves,
+        "from the record alone"
+    );
+    assert!(
+        alone.contains(&format!("points=\"{points}\"")),
+        "the same curve"
+    );
     let dom = dom(&page_path, "#move=3");
     let status = status(&dom);
     assert!(

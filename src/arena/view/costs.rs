@@ -2,7 +2,8 @@
 //! thinking time, the clock left, the engine's win rate or score lead) beside it in the move
 //! list and under the board, and the curve of the game's judgements (the first seat's win
 //! rate, else its score lead) as an inline SVG with a mark at the shown move. They come from
-//! the match's `results.tsv` (`costs=`, `judgements=`) or from the record's own tags.
+//! the match's `results.tsv` (`costs=`, `judgements=`) or, for a record alone, from what
+//! the record keeps of them.
 
 use std::fmt::Write;
 
@@ -108,6 +109,93 @@ fn capital(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The costs a record keeps of its own moves, for a page made from the record alone
+/// (`hamle view`): the text records' and `.mat`'s `MoveTimes` and `MoveJudgements` tags, or
+/// our SGF's move properties (`BL`/`WL`, `SBKV`, `C[thinking … s, …, lead W+3.50]`). Empty
+/// when the record has none or they do not read (a page then shows no times).
+pub fn costs_in_record(text: &str) -> Vec<MoveCost> {
+    let tagged = tag_costs(text);
+    if !tagged.is_empty() {
+        return tagged;
+    }
+    sgf_costs(text).unwrap_or_default()
+}
+
+/// The values of every `[NAME "…"]` tag of `text` (at a line's start, after `; ` in a
+/// `.mat`), their words in order.
+fn tag_words(text: &str, name: &str) -> Vec<String> {
+    let prefix = format!("[{name} \"");
+    text.lines()
+        .map(|line| line.strip_prefix("; ").unwrap_or(line))
+        .filter_map(|line| line.strip_prefix(prefix.as_str())?.strip_suffix("\"]"))
+        .flat_map(|value| value.split(' ').map(str::to_owned).collect::<Vec<_>>())
+        .collect()
+}
+
+fn tag_costs(text: &str) -> Vec<MoveCost> {
+    let times = tag_words(text, "MoveTimes");
+    let Some(mut costs) = crate::arena::game_result::costs_of(&times.join(",")) else {
+        return Vec::new();
+    };
+    let judgements = tag_words(text, "MoveJudgements");
+    if judgements.len() == costs.len() {
+        for (cost, word) in costs.iter_mut().zip(&judgements) {
+            cost.judgement = Judgement::parse(word).ok().flatten();
+        }
+    }
+    costs
+}
+
+/// Our SGF's per-move properties; `None` when no move has a thinking time.
+fn sgf_costs(text: &str) -> Option<Vec<MoveCost>> {
+    let node = regex::Regex::new(r";\s*[BW]\[[a-z]*\]((?:\s*[A-Z]+\[[^\]]*\])*)").ok()?;
+    let property = regex::Regex::new(r"([A-Z]+)\[([^\]]*)\]").ok()?;
+    let mut timed = false;
+    let costs = node
+        .captures_iter(text)
+        .map(|caps| {
+            let mut cost = MoveCost::default();
+            let (mut left, mut rate, mut lead) = (None, None, None);
+            for prop in property.captures_iter(&caps[1]) {
+                match (&prop[1], &prop[2]) {
+                    ("BL" | "WL", value) => left = Some(value.to_owned()),
+                    ("SBKV", value) => {
+                        rate = value
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|r| (0.0..=100.0).contains(r))
+                    }
+                    ("C", comment) => {
+                        // Another comment (a person's) says nothing of the move's cost.
+                        let Some(rest) = comment.strip_prefix("thinking ") else {
+                            continue;
+                        };
+                        let (took, words) = rest.split_once(" s").unwrap_or((rest, ""));
+                        cost.thinking = crate::arena::game_result::costs_of(took)
+                            .and_then(|costs| costs.first()?.thinking);
+                        lead = words.split_once(", lead ").and_then(|(_, lead)| {
+                            let (side, points) = lead.split_once('+')?;
+                            let points = crate::contract::record::hundredths_of(points)?;
+                            Some(if side == "W" { -points } else { points })
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            timed |= cost.thinking.is_some();
+            cost.clock_left = left.and_then(|left| {
+                crate::arena::game_result::costs_of(&left).and_then(|c| c.first()?.thinking)
+            });
+            let win_rate = rate.map(|rate| (rate * 100.0).round() as u32);
+            if win_rate.is_some() || lead.is_some() {
+                cost.judgement = Some(Judgement { win_rate, lead });
+            }
+            cost
+        })
+        .collect::<Vec<_>>();
+    timed.then_some(costs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +220,30 @@ mod tests {
         assert!(svg.contains("points=\"400.0,47.7 600.0,0.0\""), "{svg}");
         assert!(svg.contains("Win rate of Black"), "{svg}");
         assert_eq!(curve(&costs[..1], 2, "Black"), "");
+    }
+
+    #[test]
+    fn a_record_gives_back_its_own_costs() {
+        let sgf = "(;GC[a; b]SZ[7];B[dd]BL[599.994]SBKV[66.67]C[thinking 0.006 s, win rate B 66.67%, lead W+1.50];W[ee]WL[598.000]C[thinking 2.000 s])";
+        let costs = costs_in_record(sgf);
+        assert_eq!(costs.len(), 2, "{costs:?}");
+        assert_eq!(costs[0].thinking, Some(6));
+        assert_eq!(costs[0].clock_left, Some(599_994));
+        assert_eq!(
+            costs[0].judgement,
+            Some(Judgement {
+                win_rate: Some(6_667),
+                lead: Some(-150)
+            })
+        );
+        assert_eq!((costs[1].thinking, costs[1].judgement), (Some(2_000), None));
+        assert!(costs_in_record("(;SZ[7];B[dd];W[ee])").is_empty());
+        let text = "[Game \"Kulami\"]\n[MoveTimes \"- 0.120@5.000\"]\n[MoveJudgements \"- wr:0.5000\"]\n\n1. D5 E5\n";
+        let costs = costs_in_record(text);
+        assert_eq!(costs.len(), 2);
+        assert_eq!(costs[1].clock_left, Some(5_000));
+        assert_eq!(costs[1].judgement.and_then(|j| j.win_rate), Some(5_000));
+        let mat = "; [MoveTimes \"0.001 0.002\"]\n; [MoveTimes \"0.003\"]\n";
+        assert_eq!(costs_in_record(mat).len(), 3);
     }
 }

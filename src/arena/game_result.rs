@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::contract::record::{MoveCost, costs_text};
+use crate::contract::record::{Judgement, MoveCost, costs_text, judgements_text};
 
 /// Who won a game, by seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -137,6 +137,7 @@ impl GameResult {
         .into_iter()
         .chain(self.thinking_fields())
         .chain((!self.costs.is_empty()).then(|| format!("costs={}", costs_text(&self.costs, ","))))
+        .chain(judgements_text(&self.costs, ",").map(|text| format!("judgements={text}")))
         .collect::<Vec<_>>()
         .join("\t")
     }
@@ -199,17 +200,41 @@ impl GameResult {
             record: get("record")?.to_owned(),
             reason: get("reason")?.to_owned(),
             thinking: [thinking_of(&fields, 0)?, thinking_of(&fields, 1)?],
-            costs: match fields.get("costs") {
-                Some(text) => costs_of(text).ok_or_else(|| {
-                    format!(
-                        "field 'costs' is not a list of move times: '{}'",
-                        crate::text::shorten(text)
-                    )
-                })?,
-                None => Vec::new(),
-            },
+            costs: costs_with_judgements(&fields)?,
         })
     }
+}
+
+/// The `costs` field's move times with the `judgements` field's judgements in them (one
+/// a move, as [`judgements_text`] wrote them); empty without `costs`.
+fn costs_with_judgements(fields: &BTreeMap<&str, &str>) -> Result<Vec<MoveCost>, String> {
+    let mut costs = match fields.get("costs") {
+        Some(text) => costs_of(text).ok_or_else(|| {
+            format!(
+                "field 'costs' is not a list of move times: '{}'",
+                crate::text::shorten(text)
+            )
+        })?,
+        None => Vec::new(),
+    };
+    if let Some(text) = fields.get("judgements") {
+        let judgements = text
+            .split(',')
+            .map(Judgement::parse)
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|error| format!("field 'judgements': {error}"))?;
+        if judgements.len() != costs.len() {
+            return Err(format!(
+                "field 'judgements' has {} moves, field 'costs' {}",
+                judgements.len(),
+                costs.len()
+            ));
+        }
+        for (cost, judgement) in costs.iter_mut().zip(judgements) {
+            cost.judgement = judgement;
+        }
+    }
+    Ok(costs)
 }
 
 /// Seat `index`'s thinking from a line's fields: `None` when the line has neither field
@@ -247,7 +272,7 @@ fn thinking_of(fields: &BTreeMap<&str, &str>, index: usize) -> Result<Option<Thi
 }
 
 /// The costs [`costs_text`] wrote; `None` for anything else.
-fn costs_of(text: &str) -> Option<Vec<MoveCost>> {
+pub(crate) fn costs_of(text: &str) -> Option<Vec<MoveCost>> {
     text.split(',')
         .map(|one| {
             if one == "-" {
@@ -260,6 +285,7 @@ fn costs_of(text: &str) -> Option<Vec<MoveCost>> {
             Some(MoveCost {
                 thinking: Some(millis_of(took)?),
                 clock_left: left,
+                judgement: None,
             })
         })
         .collect()
@@ -362,15 +388,29 @@ mod tests {
             MoveCost {
                 thinking: Some(120),
                 clock_left: None,
+                judgement: None,
             },
             MoveCost {
                 thinking: Some(1_005),
                 clock_left: Some(59_880),
+                judgement: None,
             },
         ];
         let line = timed.to_line();
         assert!(line.ends_with("	costs=-,0.120,1.005@59.880"), "{line}");
+        assert_eq!(GameResult::from_line(&line), Ok(timed.clone()));
+        timed.costs[2].judgement = Some(Judgement {
+            win_rate: Some(4_512),
+            lead: Some(-350),
+        });
+        let line = timed.to_line();
+        assert!(
+            line.ends_with("	judgements=-,-,wr:0.4512/lead:-3.50"),
+            "{line}"
+        );
         assert_eq!(GameResult::from_line(&line), Ok(timed));
+        let bad = GameResult::from_line(&line.replace("-,-,wr", "-,wr")).expect_err("short");
+        assert!(bad.contains("field 'judgements' has 2 moves"), "{bad}");
         let old = a_game([None, None]).to_line();
         let error = GameResult::from_line(&format!("{old}	costs=1,x")).expect_err("bad");
         assert!(error.contains("field 'costs'"), "{error}");

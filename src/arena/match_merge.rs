@@ -285,6 +285,7 @@ fn write_folder(
         }
         store::write_atomically(&logs.join(format!("{name}.log")), &text)?;
     }
+    copy_protocol_logs(out, results, by_game)?;
     let sides = folder_sides(settings)?;
     let event = format!("{} vs {}", names[0], names[1]);
     store::write_atomically(
@@ -292,6 +293,33 @@ fn write_folder(
         store::pgn(results, &event, &sides).as_bytes(),
     )?;
     super::view::rebuild_match_pages(out).map_err(MatchError::Invalid)?;
+    Ok(())
+}
+
+/// Each merged game's `--log-protocol` files (one a bot, named by the game, which is the
+/// whole match's number in every shard), copied from its shard, so that the merged game's
+/// page links them as the shard's did; games without them have none.
+fn copy_protocol_logs(
+    out: &Path,
+    results: &[GameResult],
+    by_game: &BTreeMap<usize, (GameResult, &Path)>,
+) -> Result<(), MatchError> {
+    for result in results {
+        let Some((_, dir)) = by_game.get(&result.game) else {
+            continue;
+        };
+        for bot in [&result.first, &result.second] {
+            let from = store::protocol_log_path(dir, result.game, bot);
+            if !from.is_file() {
+                continue;
+            }
+            let to = store::protocol_log_path(out, result.game, bot);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(io(parent))?;
+            }
+            crate::files::copy_regular(&from, &to).map_err(super::store::StoreError::from)?;
+        }
+    }
     Ok(())
 }
 

@@ -113,6 +113,13 @@ pub struct ArenaOptions {
     /// it); each game's viewer page links its two.
     #[arg(long)]
     pub log_protocol: bool,
+    /// Keep each engine's own judgement of the game with each of its moves, where its
+    /// protocol gives one (Go: an engine listing `kata-genmove_analyze` or
+    /// `lz-genmove_analyze` is asked for its moves through it, and its last report's win
+    /// rate and score lead are kept): SGF `SBKV` and comments, PGN `[%wr]`/`[%eval]`,
+    /// `results.tsv`'s `judgements=`, the viewer's curve. It changes no move.
+    #[arg(long)]
+    pub record_judgement: bool,
 }
 
 /// The settings of a match between `bots` from the shared options.
@@ -175,6 +182,7 @@ pub fn match_settings(
         restart: options.restart,
         log_protocol: options.log_protocol,
         observer: None,
+        record_judgement: options.record_judgement,
     })
 }
 

@@ -23,7 +23,7 @@
 use super::folder::{self, FolderError, FolderKind, FolderLock};
 use super::game_result::clean;
 pub use super::game_result::{GameResult, Thinking, Winner};
-use crate::contract::record::{MoveCost, clock_text, elapsed_text, write_tags};
+use crate::contract::record::{MoveCost, clock_text, elapsed_text, hundredths_text, write_tags};
 use crate::contract::{GameSettings, Seat};
 use crate::files::{self, FileError};
 use std::collections::BTreeMap;
@@ -496,14 +496,18 @@ pub fn pgn(results: &[GameResult], event: &str, sides: &[String; 2]) -> String {
 /// not written (they are no chess moves; the game's own record has them), so a rating
 /// tool reading the tags skips these comments as it skips any. `{opening}` marks a move
 /// no engine chose (`--opening-plies`).
+/// Under `--record-judgement` the engine's judgement follows, from the first seat's side
+/// as chess's `[%eval]` is from White's (the first mover's): `[%eval 3.50]` the score lead,
+/// `[%wr 52.34]` the win rate in percent.
 fn move_comments(costs: &[MoveCost]) -> String {
     let mut text = String::new();
     for (i, cost) in costs.iter().enumerate() {
+        let judged = judgement_commands(cost);
         let comment = match (cost.thinking, cost.clock_left) {
             (None, _) => "{opening}".to_owned(),
-            (Some(took), None) => format!("{{[%emt {}]}}", elapsed_text(took)),
+            (Some(took), None) => format!("{{[%emt {}]{judged}}}", elapsed_text(took)),
             (Some(took), Some(left)) => format!(
-                "{{[%clk {}] [%emt {}]}}",
+                "{{[%clk {}] [%emt {}]{judged}}}",
                 clock_text(left),
                 elapsed_text(took)
             ),
@@ -514,6 +518,22 @@ fn move_comments(costs: &[MoveCost]) -> String {
         } else {
             ' '
         });
+    }
+    text
+}
+
+/// A move's judgement as PGN comment commands, each after a space: ` [%eval 3.50]` (the first
+/// seat's score lead) and ` [%wr 52.34]` (its win rate, percent); empty without one.
+fn judgement_commands(cost: &MoveCost) -> String {
+    let Some(judgement) = cost.judgement else {
+        return String::new();
+    };
+    let mut text = String::new();
+    if let Some(lead) = judgement.lead {
+        text.push_str(&format!(" [%eval {}]", hundredths_text(lead)));
+    }
+    if let Some(rate) = judgement.win_rate {
+        text.push_str(&format!(" [%wr {}.{:02}]", rate / 100, rate % 100));
     }
     text
 }

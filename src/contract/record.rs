@@ -46,6 +46,107 @@ pub fn find_tag(tags: &[(String, String)], key: &str) -> Result<String, String> 
 pub struct MoveCost {
     pub thinking: Option<u64>,
     pub clock_left: Option<u64>,
+    /// The engine's own judgement of the game as it chose the move, where it reported one
+    /// (`--record-judgement`), seen from the first seat.
+    pub judgement: Option<Judgement>,
+}
+
+/// An engine's judgement of the game as it chose a move (Go: the last `info` line of
+/// `lz-`/`kata-genmove_analyze`), always from the first seat's side, so that a curve of a
+/// game reads one way: the win rate in hundredths of a percent (0–10000) and the score lead
+/// in hundredths of a point (negative: the second seat leads). Integers keep a record's
+/// text exact when it is read back.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Judgement {
+    pub win_rate: Option<u32>,
+    pub lead: Option<i64>,
+}
+
+impl Judgement {
+    /// The same judgement seen from the other seat.
+    pub fn flipped(self) -> Judgement {
+        Judgement {
+            win_rate: self.win_rate.map(|rate| 10_000u32.saturating_sub(rate)),
+            lead: self.lead.map(|lead| -lead),
+        }
+    }
+
+    /// `wr:0.5234/lead:-3.50` (either part alone when only one was reported), the form of
+    /// `results.tsv` and the `MoveJudgements` tag; `-` for none.
+    pub fn text(judgement: Option<Judgement>) -> String {
+        let Some(judgement) = judgement else {
+            return "-".to_owned();
+        };
+        let mut parts = Vec::new();
+        if let Some(rate) = judgement.win_rate {
+            parts.push(format!("wr:{}.{:04}", rate / 10_000, rate % 10_000));
+        }
+        if let Some(lead) = judgement.lead {
+            parts.push(format!("lead:{}", hundredths_text(lead)));
+        }
+        if parts.is_empty() {
+            "-".to_owned()
+        } else {
+            parts.join("/")
+        }
+    }
+
+    /// What [`Judgement::text`] wrote: `Ok(None)` for `-`; anything else is an error
+    /// quoting it.
+    pub fn parse(text: &str) -> Result<Option<Judgement>, String> {
+        let bad = || {
+            format!(
+                "not a judgement (wr:0.5234/lead:-3.50): '{}'",
+                crate::text::shorten(text)
+            )
+        };
+        if text == "-" {
+            return Ok(None);
+        }
+        let mut judgement = Judgement::default();
+        for part in text.split('/') {
+            match part.split_once(':') {
+                Some(("wr", rate)) => judgement.win_rate = Some(win_rate_of(rate).ok_or_else(bad)?),
+                Some(("lead", lead)) => judgement.lead = Some(hundredths_of(lead).ok_or_else(bad)?),
+                _ => return Err(bad()),
+            }
+        }
+        Ok(Some(judgement))
+    }
+}
+
+/// Hundredths as `-3.50` (always a sign for a negative, two decimals).
+pub fn hundredths_text(value: i64) -> String {
+    let sign = if value < 0 { "-" } else { "" };
+    let abs = value.unsigned_abs();
+    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// `-3.5` or `+12.25` in hundredths, rounded to the nearest; `None` for anything else
+/// (or a value past a billion points).
+pub fn hundredths_of(text: &str) -> Option<i64> {
+    let value: f64 = text.parse().ok()?;
+    (value.is_finite() && value.abs() < 1e9).then(|| (value * 100.0).round() as i64)
+}
+
+/// A win rate `0.5234` (a fraction, at most 1) in hundredths of a percent.
+fn win_rate_of(text: &str) -> Option<u32> {
+    let value: f64 = text.parse().ok()?;
+    (0.0..=1.0)
+        .contains(&value)
+        .then(|| (value * 10_000.0).round() as u32)
+}
+
+/// Each move's judgement ([`Judgement::text`]) joined by `separator`; `None` when no move
+/// has one (records of engines that report none stay as they were).
+pub fn judgements_text(costs: &[MoveCost], separator: &str) -> Option<String> {
+    costs.iter().any(|cost| cost.judgement.is_some()).then(|| {
+        costs
+            .iter()
+            .map(|cost| Judgement::text(cost.judgement))
+            .collect::<Vec<_>>()
+            .join(separator)
+    })
 }
 
 /// Each move's cost, joined by `separator`: `-` for a move no engine chose, else its
@@ -66,21 +167,24 @@ pub fn with_move_times(record: String, costs: &[MoveCost]) -> String {
     if costs.is_empty() {
         return record;
     }
-    let tag = write_tags(&[("MoveTimes", costs_text(costs, " "))]);
+    let mut tag = write_tags(&[("MoveTimes", costs_text(costs, " "))]);
+    if let Some(judgements) = judgements_text(costs, " ") {
+        tag.push_str(&write_tags(&[("MoveJudgements", judgements)]));
+    }
     match record.find("\n\n") {
         Some(at) => format!("{}{tag}{}", &record[..=at], &record[at + 1..]),
         None => record,
     }
 }
 
-/// A record without the move times [`crate::contract::Referee::timed_record`] writers add
-/// (the `MoveTimes` tag lines, SGF's `BL`, `WL` and `C[thinking …]`): the machine's, so
-/// that two records of the same moves compare equal.
+/// A record without the move times and judgements [`crate::contract::Referee::timed_record`]
+/// writers add (the `MoveTimes` and `MoveJudgements` tag lines, SGF's `BL`, `WL`, `SBKV` and
+/// `C[thinking …]`): the machine's, so that two records of the same moves compare equal.
 pub fn without_move_times(text: &str) -> String {
     static TIMES: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
     let times = TIMES.get_or_init(|| {
         regex::Regex::new(
-            r#"(?m)^(; )?\[MoveTimes "[^"\n]*"\]\n|[BW]L\[[0-9.]*\]|C\[thinking [0-9.]* s\]"#,
+            r#"(?m)^(; )?\[Move(Times|Judgements) "[^"\n]*"\]\n|[BW]L\[[0-9.]*\]|SBKV\[[0-9.]*\]|C\[thinking [0-9.]* s[^\]]*\]"#,
         )
         .ok()
     });
@@ -133,6 +237,7 @@ mod tests {
         let costs = [MoveCost {
             thinking: Some(120),
             clock_left: Some(5_000),
+            judgement: None,
         }];
         let text = with_move_times("[A \"b\"]\n\n1. x\n".to_owned(), &costs);
         assert_eq!(text, "[A \"b\"]\n[MoveTimes \"0.120@5.000\"]\n\n1. x\n");
@@ -141,6 +246,34 @@ mod tests {
             without_move_times(";B[aa]BL[5.000]C[thinking 0.120 s];W[]"),
             ";B[aa];W[]"
         );
+        let judged = [MoveCost {
+            judgement: Some(Judgement {
+                win_rate: Some(10_000),
+                lead: None,
+            }),
+            ..costs[0]
+        }];
+        let text = with_move_times("[A \"b\"]\n\n1. x\n".to_owned(), &judged);
+        assert!(
+            text.contains("[MoveJudgements \"wr:1.0000\"]\n\n"),
+            "{text}"
+        );
+        assert_eq!(without_move_times(&text), "[A \"b\"]\n\n1. x\n");
+        assert_eq!(
+            without_move_times(";B[aa]SBKV[52.30]C[thinking 0.120 s, win rate B 52.30%];W[]"),
+            ";B[aa];W[]"
+        );
+        assert_eq!(Judgement::parse("-"), Ok(None));
+        assert_eq!(
+            Judgement::parse("lead:-0.05").map(|j| j.map(Judgement::flipped)),
+            Ok(Some(Judgement {
+                win_rate: None,
+                lead: Some(5)
+            }))
+        );
+        assert!(Judgement::parse("wr:1.5").is_err());
+        assert!(Judgement::parse("eq:1").is_err());
+        assert_eq!(hundredths_text(-5), "-0.05");
         assert_eq!(clock_text(59_999), "0:00:59");
         assert_eq!(seconds_text(1_005), "1.005");
         assert_eq!(

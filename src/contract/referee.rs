@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::Seat;
-use super::record::MoveCost;
+use super::record::{Judgement, MoveCost};
 
 /// How an engine's answer to the move request was judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +111,25 @@ pub trait Referee: Send {
     /// `None` (the default) when the game offers no list; empty at the game's end.
     fn legal_moves(&self) -> Option<Vec<String>> {
         None
+    }
+    /// The commands, best first, by which an engine may give its own judgement of the game
+    /// with its move (Go: `kata-genmove_analyze`, `lz-genmove_analyze`), for the arena's
+    /// `--record-judgement`: each engine is asked `known_command` for them. Default: none
+    /// (the game's protocol gives no judgement).
+    fn judgement_commands(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The move request for `seat` through `command` (one of
+    /// [`Referee::judgement_commands`]), or `None` when this request has no judged form.
+    fn judged_request(&self, _seat: Seat, _command: &str) -> Option<String> {
+        None
+    }
+    /// The answer to a [`Referee::judged_request`] through `command`: the move, as the
+    /// plain request's answer would give it, and the engine's judgement from the mover's
+    /// side (`None` when it reported none). An answer without a move comes back whole, for
+    /// [`Referee::apply`] to refuse.
+    fn read_judged(&self, _command: &str, answer: &str) -> (String, Option<Judgement>) {
+        (answer.to_owned(), None)
     }
     /// The game record and its file extension, `result` included.
     fn record(

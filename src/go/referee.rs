@@ -8,7 +8,7 @@ use super::game::Game;
 use super::notation::MoveVertex;
 use super::rules::RuleSet;
 use super::sgf::{Event, GoRecord};
-use crate::contract::record::{MoveCost, seconds_text};
+use crate::contract::record::{Judgement, MoveCost, hundredths_of, seconds_text};
 
 /// Go's match flags, as `hamle match` and `hamle ladder` take them.
 #[derive(clap::Args, Debug, Clone)]
@@ -197,6 +197,21 @@ impl Referee for GoReferee {
         self.game.move_count()
     }
 
+    fn judgement_commands(&self) -> &'static [&'static str] {
+        &["kata-genmove_analyze", "lz-genmove_analyze"]
+    }
+
+    /// `genmove` through the analysis command: a report every tenth of a second (Lizzie's
+    /// and Sabaki's pace), the best move only (the line stays short).
+    fn judged_request(&self, seat: Seat, command: &str) -> Option<String> {
+        let color = letter(Color::of_seat(seat));
+        Some(format!("{command} {color} interval 10 maxmoves 1"))
+    }
+
+    fn read_judged(&self, command: &str, answer: &str) -> (String, Option<Judgement>) {
+        read_analysed_move(command.starts_with("lz-"), answer)
+    }
+
     fn score_query(&self) -> Option<&'static str> {
         Some("final_score")
     }
@@ -265,7 +280,41 @@ fn move_note(color: Color, cost: &MoveCost) -> String {
         .clock_left
         .map(|left| format!("{}L[{}]", color.letter(), seconds_text(left)))
         .unwrap_or_default();
-    format!("{left}C[thinking {} s]", seconds_text(took))
+    let judged = cost.judgement.map(judgement_note).unwrap_or_default();
+    format!(
+        "{left}{judged}C[thinking {} s{}]",
+        seconds_text(took),
+        judgement_comment(cost)
+    )
+}
+
+/// Sabaki's win-rate property, `SBKV[52.34]` (Black's, in percent: its graph reads it),
+/// where the engine gave a win rate. The judgement is the first seat's, which is Black's.
+fn judgement_note(judgement: Judgement) -> String {
+    judgement
+        .win_rate
+        .map(|rate| format!("SBKV[{}.{:02}]", rate / 100, rate % 100))
+        .unwrap_or_default()
+}
+
+/// The judgement in words for the move's comment: `, win rate B 52.34%, lead W+3.50`
+/// (the win rate Black's, the lead the leader's).
+fn judgement_comment(cost: &MoveCost) -> String {
+    let Some(judgement) = cost.judgement else {
+        return String::new();
+    };
+    let mut text = String::new();
+    if let Some(rate) = judgement.win_rate {
+        text.push_str(&format!(", win rate B {}.{:02}%", rate / 100, rate % 100));
+    }
+    if let Some(lead) = judgement.lead {
+        let (side, lead) = if lead < 0 { ('W', -lead) } else { ('B', lead) };
+        text.push_str(&format!(
+            ", lead {side}+{}",
+            crate::contract::record::hundredths_text(lead)
+        ));
+    }
+    text
 }
 
 /// `sgf` with `comment` in its root: the record type has no comment field, so the root
@@ -283,6 +332,41 @@ fn letter(color: Color) -> char {
         Color::Black => 'b',
         Color::White => 'w',
     }
+}
+
+/// The move and judgement of a `…-genmove_analyze` answer: its `play VERTEX` line, and the
+/// win rate (Leela's `leela`: 0–10000; KataGo's: 0–1) and `scoreLead` of its last `info`
+/// line's first move, the one the engine ranks best (the mover's side, as both engines
+/// report by default). An answer without a `play` line comes back whole.
+fn read_analysed_move(leela: bool, answer: &str) -> (String, Option<Judgement>) {
+    let lines = answer.lines().map(str::trim);
+    let Some(played) = lines
+        .clone()
+        .rev()
+        .find_map(|line| line.strip_prefix("play "))
+    else {
+        return (answer.to_owned(), None);
+    };
+    let info = lines.rev().find(|line| line.starts_with("info "));
+    let judgement = info.and_then(|info| {
+        // The first move's fields: they end where the second move's `info` begins.
+        let first = info.split(" info ").next().unwrap_or(info);
+        let value = |key: &str| {
+            let mut words = first.split_whitespace();
+            words.find(|word| *word == key)?;
+            words.next()
+        };
+        let win_rate = value("winrate").and_then(|rate| {
+            let rate: f64 = rate.parse().ok()?;
+            let fraction = if leela { rate / 10_000.0 } else { rate };
+            (0.0..=1.0)
+                .contains(&fraction)
+                .then(|| (fraction * 10_000.0).round() as u32)
+        });
+        let lead = value("scoreLead").and_then(hundredths_of);
+        (win_rate.is_some() || lead.is_some()).then_some(Judgement { win_rate, lead })
+    });
+    (played.trim().to_owned(), judgement)
 }
 
 #[cfg(test)]
@@ -341,5 +425,42 @@ mod tests {
         let broken = sgf.replace("B[bd]", "B[cc]");
         assert_ne!(broken, sgf, "the record holds b2 as B[bd]");
         assert!(settings.replay_record(&broken).is_err(), "C3 twice");
+    }
+
+    #[test]
+    fn an_analysed_move_gives_its_play_and_the_last_lines_first_move() {
+        let kata = "\ninfo move D4 visits 3 winrate 0.400000 scoreLead -1.0 order 0 pv D4\n\
+                    info move C3 visits 9 utility 0.1 winrate 0.612345 scoreMean 2.5 scoreLead 2.25 order 0 pv C3 info move D4 visits 1 winrate 0.1 scoreLead -9 order 1\n\
+                    play C3";
+        let (mv, judgement) = read_analysed_move(false, kata);
+        assert_eq!(mv, "C3");
+        assert_eq!(
+            judgement,
+            Some(Judgement {
+                win_rate: Some(6123),
+                lead: Some(225)
+            })
+        );
+        let leela = "\ninfo move Q16 visits 5 winrate 4870 prior 120 order 0 pv Q16\nplay Q16";
+        let (mv, judgement) = read_analysed_move(true, leela);
+        assert_eq!(
+            (mv.as_str(), judgement.and_then(|j| j.win_rate)),
+            ("Q16", Some(4870))
+        );
+        assert_eq!(judgement.and_then(|j| j.lead), None);
+        // No info line (a search shorter than the interval): the move, no judgement.
+        assert_eq!(
+            read_analysed_move(false, "\nplay pass"),
+            ("pass".to_owned(), None)
+        );
+        // No play line: the answer whole, for the referee to refuse.
+        assert_eq!(read_analysed_move(false, "D4"), ("D4".to_owned(), None));
+        let referee = GoReferee::new(5, 0.5, RuleSet::Chinese).expect("5x5");
+        assert_eq!(
+            referee
+                .judged_request(Seat::Second, "lz-genmove_analyze")
+                .as_deref(),
+            Some("lz-genmove_analyze w interval 10 maxmoves 1")
+        );
     }
 }

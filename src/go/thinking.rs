@@ -153,10 +153,15 @@ fn search_reporting(
                 emit(snapshot);
             }
         }
-        match search.join() {
+        let result = match search.join() {
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
+        };
+        // The reports sent as the search ended (its last state among them) are shown too.
+        while let Ok(snapshot) = receiver.try_recv() {
+            emit(snapshot);
         }
+        result
     })
 }
 

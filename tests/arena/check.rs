@@ -84,6 +84,15 @@ fn every_hamle_engine_passes() {
     for (game, command) in &engines {
         let report = passes(&[command, "--game", game]);
         assert_eq!(status(&report, "illegal move refused"), "pass", "{game}");
+        if *game == "tavla" {
+            // The illegal play comes with the dice the side holds: refused for the play.
+            let detail = report["items"]
+                .as_array()
+                .and_then(|items| items.iter().find(|i| i["item"] == "illegal move refused"))
+                .and_then(|i| i["detail"].as_str())
+                .unwrap_or_default();
+            assert!(detail.contains("is not a legal"), "{detail}");
+        }
     }
 }
 
@@ -193,6 +202,11 @@ fn the_example_bots_pass_and_play_a_match() {
             "mangala",
             "mangala_random.py",
             mangala_engine("200").join(" "),
+        ),
+        (
+            "tavla",
+            "tavla_random.py",
+            "hamle tavla --level greedy".to_owned(),
         ),
     ];
     for (game, file, opponent) in &bots {

@@ -171,3 +171,36 @@ fn a_suites_opening_moves_carry_no_time_and_the_rest_their_own() {
         );
     }
 }
+
+/// `--record-judgement`: hamle's Go engine lists `kata-genmove_analyze`, so each of its moves
+/// is asked through it and keeps its judgement: SGF `SBKV` (Sabaki's win-rate graph) and a
+/// comment, PGN `[%eval]`/`[%wr]`, `results.tsv`'s `judgements=`, for every move it
+/// searched; the games are the same
+/// moves as without the flag (the engine plays the move it would have played).
+#[test]
+fn judgements_are_kept_beside_each_moves_time_and_change_no_move() {
+    let (out, results, pgn) = play("judged", &["--record-judgement"]);
+    let (plain_out, plain, _) = play("unjudged", &[]);
+    for (result, unjudged) in results.iter().zip(&plain) {
+        let moves = result.moves;
+        assert_eq!(moves, unjudged.moves, "{result:?} {unjudged:?}");
+        let sgf = record(&out, result);
+        let node = r"SBKV\[\d+\.\d\d\]C\[thinking \d+\.\d{3} s, win rate B \d+\.\d\d%, lead [BW]\+\d+\.\d\d\]";
+        // Every move the engine searched; a pass it chose without a search has none.
+        let judged = result
+            .costs
+            .iter()
+            .filter(|c| c.judgement.is_some())
+            .count();
+        assert!(judged + 2 >= moves && judged > 0, "{result:?}");
+        assert_eq!(count(node, &sgf), judged, "{sgf}");
+        assert_eq!(
+            hamle::contract::record::without_move_times(&sgf),
+            hamle::contract::record::without_move_times(&record(&plain_out, unjudged)),
+            "the same moves"
+        );
+        let game = pgn_game(&pgn, result);
+        let comment = r"\{\[%emt \d+:\d\d:\d\d\.\d\] \[%eval -?\d+\.\d\d\] \[%wr \d+\.\d\d\]\}";
+        assert_eq!(count(comment, &game), judged, "{game}");
+    }
+}

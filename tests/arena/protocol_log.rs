@@ -97,3 +97,54 @@ fn regress_keeps_the_conversation_of_its_run() {
     assert!(text.contains(" > 1 boardsize 9"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `hamle match merge` copies each game's protocol logs from its shard, and the merged
+/// game's page links them as the shard's did.
+#[test]
+fn a_merge_keeps_each_shards_protocol_logs() {
+    let dir = scratch("arena", "protocol-log-merge");
+    bot(&dir, "m1", "mangala", &mangala_engine("200"));
+    bot(&dir, "m2", "mangala", &mangala_engine("300"));
+    let mut shards = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = dir.join(format!("shard{}", &shard[..1]));
+        ok(&hamle_match(
+            &dir,
+            &[
+                "m1",
+                "m2",
+                "--pairs",
+                "2",
+                "--shard",
+                shard,
+                "--log-protocol",
+                "--quiet",
+                "--out",
+                out.to_str().expect("utf-8"),
+            ],
+        ));
+        shards.push(out);
+    }
+    let merged = dir.join("merged");
+    let output = Command::new(HAMLE)
+        .args(["match", "merge"])
+        .arg(&merged)
+        .args(&shards)
+        .current_dir(&dir)
+        .output()
+        .expect("run hamle match merge");
+    assert!(output.status.success(), "{output:?}");
+    for game in ["0001", "0002", "0003", "0004"] {
+        for name in ["m1", "m2"] {
+            let path = merged.join(format!("logs/protocol/{game}-{name}.log"));
+            let text = std::fs::read_to_string(&path).expect("a merged protocol log");
+            assert!(text.starts_with(&format!("# {name}: ")), "{text}");
+        }
+        let page = std::fs::read_to_string(merged.join(format!("games/{game}.html")))
+            .expect("the merged game's page");
+        assert!(
+            page.contains(&format!("href=\"../logs/protocol/{game}-m1.log\"")),
+            "{game}"
+        );
+    }
+}

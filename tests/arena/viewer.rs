@@ -361,3 +361,78 @@ fn ladder_report_rebuilds_every_page_of_an_old_run() {
     ok(&rebuilt);
     assert_eq!(pages_under(&out), written);
 }
+
+/// The match's game page shows each move's time and clock beside it and under the board,
+/// and, under `--record-judgement`, the curve of the engines' win rates with its mark on
+/// the shown move, drawn by the page's script in headless chromium.
+#[test]
+fn a_judged_games_page_shows_each_moves_time_and_the_win_rate_curve() {
+    let dir = scratch("viewer", "judged");
+    let out = dir.join("out");
+    let out_text = out.display().to_string();
+    ok(&hamle_match(
+        &dir,
+        &[
+            "a=hamle go --playouts 10",
+            "b=hamle go --playouts 10",
+            "--size",
+            "7",
+            "--games",
+            "1",
+            "--time-control",
+            "absolute:600",
+            "--record-judgement",
+            "--quiet",
+            "--out",
+            &out_text,
+        ],
+    ));
+    let page_path = out.join("games/0001.html");
+    let page = std::fs::read_to_string(&page_path).expect("the game's page");
+    let spans =
+        regex::Regex::new(r#"<span class="cost">\d+\.\d{3} s, \d+\.\d{3} s left[^<]*</span>"#)
+            .expect("regex");
+    let moves = page.matches("<li data-move=").count();
+    assert_eq!(
+        spans.find_iter(&page).count(),
+        moves,
+        "a time beside every move"
+    );
+    let points = page
+        .split("class=\"judged\" points=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the curve's points");
+    assert!(points.split(' ').count() + 2 >= moves, "{points}");
+    // The record alone (`hamle view`) gives back the same times and curve.
+    let alone = page_of(
+        &dir,
+        "alone.sgf",
+        &std::fs::read_to_string(out.join("games/0001.sgf")).expect("the record"),
+    );
+    let alone = std::fs::read_to_string(alone).expect("the record's page");
+    assert_eq!(
+        spans.find_iter(&alone).count(),
+        moves,
+        "from the record alone"
+    );
+    assert!(
+        alone.contains(&format!("points=\"{points}\"")),
+        "the same curve"
+    );
+    let dom = dom(&page_path, "#move=3");
+    let status = status(&dom);
+    assert!(
+        regex::Regex::new(r"^Move 3 of \d+: Black \S+ \(\d+\.\d{3} s, \d+\.\d{3} s left; Black \d+\.\d\d% lead -?\d+\.\d\d\)$")
+            .expect("regex")
+            .is_match(&status),
+        "{status}"
+    );
+    // The mark sits on move 3 of the curve (600 wide, the start at 0, the last move at 600).
+    let x = format!("{:.1}", 600.0 * 3.0 / moves as f64);
+    assert!(
+        dom.contains(&format!("id=\"curve-at\" x1=\"{x}\"")),
+        "{x}: {}",
+        dom.split("id=\"curve-at\"").nth(1).unwrap_or("no mark")
+    );
+}

@@ -160,10 +160,13 @@ fn genmove_analyze_plays_the_move_it_announces() {
 }
 
 /// Clients read the move from a line of its own (`play D4`), as Leela Zero and KataGo
-/// answer: the `=` header comes first even when the search ends before its first report.
+/// answer: the `=` header comes first even when the search ends before its first report,
+/// then the search's last state (one `info` line: the arena's `--record-judgement` keeps
+/// it), then the move.
 #[test]
-fn genmove_analyze_puts_play_on_its_own_line_without_reports() {
+fn genmove_analyze_puts_play_on_its_own_line_after_the_last_report() {
     let play = Regex::new("^play [A-HJ][1-9]$").expect("pattern");
+    let info = Regex::new("^info move [A-HJ][1-9] visits ").expect("pattern");
     let mut engine = Engine::start(&["--playouts", "50", "--seed", "3"]);
     engine.send("boardsize 9");
     engine.response();
@@ -176,9 +179,10 @@ fn genmove_analyze_puts_play_on_its_own_line_without_reports() {
     {
         engine.send(&format!("{id} {command}"));
         let response = engine.response();
-        assert_eq!(response.len(), 2, "{response:?}");
+        assert_eq!(response.len(), 3, "{response:?}");
         assert_eq!(response[0], format!("={id} "));
-        assert!(play.is_match(&response[1]), "{response:?}");
+        assert!(info.is_match(&response[1]), "{response:?}");
+        assert!(play.is_match(&response[2]), "{response:?}");
     }
     engine.quit();
 }

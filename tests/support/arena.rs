@@ -173,11 +173,21 @@ pub fn untimed_record(text: &str) -> String {
         .into_owned()
 }
 
-/// A report page with the bots' thinking times (cells `class="time"`, the machine's)
-/// blanked.
+/// A report or game page with the bots' thinking times (cells `class="time"`, the
+/// machine's) and each move's time (`class="cost"` and the script's `costs` data) blanked.
 pub fn untimed_page(text: &str) -> String {
     let time = regex::Regex::new(r#"<td class="time">[^<]*</td>"#).expect("regex");
-    time.replace_all(text, r#"<td class="time">~</td>"#)
+    let text = time.replace_all(text, r#"<td class="time">~</td>"#);
+    // Each move's time beside it, and the same words for the script.
+    let cost = regex::Regex::new(r#"<span class="cost">[^<]*</span>"#).expect("regex");
+    let text = cost.replace_all(&text, r#"<span class="cost">~</span>"#);
+    let costs = regex::Regex::new(r#"<script type="application/json" id="costs">[^<]*</script>"#)
+        .expect("regex");
+    costs
+        .replace_all(
+            &text,
+            r#"<script type="application/json" id="costs">~</script>"#,
+        )
         .into_owned()
 }
 

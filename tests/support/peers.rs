@@ -110,6 +110,19 @@ pub fn require_sabaki_client(dir: &Path) {
     }
 }
 
+/// Fails the test unless Node.js and Sabaki's SGF parser (`npm ci` in `dir`) are there.
+pub fn require_sabaki_sgf(dir: &Path) {
+    if !runs("node", &["--version"]) {
+        peer_missing("Node.js", "apt-get install -y nodejs npm");
+    }
+    if !dir.join("node_modules/@sabaki/sgf").is_dir() {
+        peer_missing(
+            "Sabaki's SGF parser (@sabaki/sgf)",
+            "cd tests/sabaki && npm ci",
+        );
+    }
+}
+
 pub struct GtpProcess {
     engine: BlockingEngine,
 }

@@ -336,6 +336,16 @@ const OPTIONAL: &[(&str, Option<GameKind>, &str)] = &[
         "live analysis in KaTrain and Sabaki (not the arena)",
     ),
     (
+        "kata-genmove_analyze",
+        Some(GameKind::Go),
+        "--record-judgement (the engine's win rate and score lead kept with each move)",
+    ),
+    (
+        "lz-genmove_analyze",
+        Some(GameKind::Go),
+        "--record-judgement (the engine's win rate kept with each move)",
+    ),
+    (
         "gogui-rules_game_id",
         None,
         "GoGui's rules extension (GoGui draws the game)",

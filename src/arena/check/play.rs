@@ -269,8 +269,11 @@ impl Table<'_> {
     }
 
     /// A `play` our rules refuse for the side to move: an earlier move played again,
-    /// judged by a fresh referee replaying the game. `None` when the game's forwarded
-    /// moves are no `play SIDE MOVE` or no earlier move is illegal now.
+    /// judged by a fresh referee replaying the game. Where every legal answer starts with
+    /// the same word (Tavla's dice), the earlier moves are tried first with that word in
+    /// place of their own, so that the refusal is for the move, not for that word. `None`
+    /// when the game's forwarded moves are no `play SIDE MOVE` or no earlier move is
+    /// illegal now.
     fn illegal_forward(&self, game: &Game, request: &str) -> Option<String> {
         let mut words = request.split_whitespace();
         if words.next() != Some("genmove") {
@@ -278,14 +281,31 @@ impl Table<'_> {
         }
         let side = words.next()?;
         let seat = game.referee.seat_to_move();
+        let earlier: Vec<&str> = game
+            .history
+            .iter()
+            .rev()
+            .filter_map(|(_, _, forward)| {
+                let mut parts = forward.splitn(3, ' ');
+                match (parts.next(), parts.next(), parts.next()) {
+                    (Some("play"), Some(_), Some(text)) if !text.eq_ignore_ascii_case("pass") => {
+                        Some(text)
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        let lead = common_first_word(game.referee.legal_moves().unwrap_or_default());
+        let with_lead = earlier.iter().filter_map(|text| {
+            let (_, rest) = text.split_once(' ')?;
+            Some(format!("{} {rest}", lead.as_deref()?))
+        });
+        let candidates: Vec<String> = with_lead
+            .chain(earlier.iter().map(|text| (*text).to_owned()))
+            .collect();
         let mut tried: Vec<&str> = Vec::new();
-        for (_, _, forward) in game.history.iter().rev() {
-            let mut parts = forward.splitn(3, ' ');
-            let (Some("play"), Some(_), Some(text)) = (parts.next(), parts.next(), parts.next())
-            else {
-                continue;
-            };
-            if tried.contains(&text) || text.eq_ignore_ascii_case("pass") {
+        for text in &candidates {
+            if tried.contains(&text.as_str()) {
                 continue;
             }
             tried.push(text);
@@ -439,4 +459,17 @@ async fn send_partner(
             format!("the partner failed: {error}"),
         )),
     }
+}
+
+/// The first word every answer of `moves` shares, where each has more words after it
+/// (Tavla's dice before the play); `None` otherwise.
+fn common_first_word(moves: Vec<String>) -> Option<String> {
+    let mut firsts = moves.iter().map(|mv| match mv.split_once(' ') {
+        Some((first, rest)) if !rest.trim().is_empty() => Some(first),
+        _ => None,
+    });
+    let first = firsts.next()??;
+    firsts
+        .all(|other| other == Some(first))
+        .then(|| first.to_owned())
 }

@@ -43,6 +43,8 @@ pub(super) async fn conduct(
         answered: [Answered::default(); 2],
         decimal_time_left: [false; 2],
         costs: Vec::new(),
+        judged: [None; 2],
+        taken_back: [0; 2],
     };
     let ending = table.play(opening_seed).await;
     (ending, table.answered.map(Answered::thinking), table.costs)
@@ -159,6 +161,10 @@ struct Table<'a> {
     decimal_time_left: [bool; 2],
     /// What each move played cost, in order, for the records.
     costs: Vec<MoveCost>,
+    /// `--record-judgement`: the command each seat's engine gives its judgement with.
+    judged: [Option<&'static str>; 2],
+    /// Each seat's thinking, in milliseconds, on moves taken back since its last move.
+    taken_back: [u64; 2],
 }
 
 impl Table<'_> {
@@ -193,8 +199,28 @@ impl Table<'_> {
                 send(engine, seat, &command, settings.start_timeout, "error").await?;
             }
             self.set_clock(seat).await?;
+            self.judged[seat.index()] = self.judgement_command(seat).await?;
         }
         Ok(())
+    }
+
+    /// Under `--record-judgement`, the first of the game's judgement commands that
+    /// `seat`'s engine knows (`known_command`; an engine that refuses that question knows
+    /// none of them).
+    async fn judgement_command(&mut self, seat: Seat) -> Result<Option<&'static str>, Fault> {
+        if !self.settings.record_judgement {
+            return Ok(None);
+        }
+        let engine = &mut self.engines[seat.index()];
+        for &command in self.referee.judgement_commands() {
+            let question = format!("known_command {command}");
+            match engine.send(&question, self.settings.start_timeout).await {
+                Ok(Ok(answer)) if answer.trim() == "true" => return Ok(Some(command)),
+                Ok(_) => {}
+                Err(error) => return Err(Fault::of(seat, error)),
+            }
+        }
+        Ok(None)
     }
 
     /// The seat's clock, to engines that take clock commands: the settings command, or
@@ -296,10 +322,15 @@ impl Table<'_> {
         }
         self.check_scores().await?;
         let seat = self.referee.seat_to_move();
-        let (answer, cost) = self.request_move(seat).await?;
+        let (answer, mut cost) = self.request_move(seat).await?;
         let Some(forward) = self.judge(seat, &answer).await? else {
+            // A move taken back (`--illegal warn3`) is no move of the record: its time
+            // counts in the move the engine then plays, which it thought about all along.
+            self.taken_back[seat.index()] += cost.thinking.unwrap_or(0);
             return Ok(());
         };
+        let taken_back = std::mem::take(&mut self.taken_back[seat.index()]);
+        cost.thinking = cost.thinking.map(|took| took + taken_back);
         self.played(&answer, cost);
         if forward.is_empty() {
             // Nothing to tell the opponent (Tavla's `no_double`).
@@ -385,7 +416,12 @@ impl Table<'_> {
     /// thought about); a request never answered (a crash, a timeout, `?`) is not. Returns
     /// the answer and what it cost: its time, and the clock left after it under a clock.
     async fn request_move(&mut self, seat: Seat) -> Step<(String, MoveCost)> {
-        let request = self.referee.move_request(seat);
+        let judged = self.judged[seat.index()]
+            .and_then(|command| Some((command, self.referee.judged_request(seat, command)?)));
+        let request = match &judged {
+            Some((_, request)) => request.clone(),
+            None => self.referee.move_request(seat),
+        };
         let control = self.control(seat);
         let clock = &mut self.clocks[seat.index()];
         let timeout = if control.is_none() {
@@ -458,8 +494,18 @@ impl Table<'_> {
                 detail: format!("{loss} ({control})"),
             });
         }
+        // The engine's judgement is the mover's; the records keep the first seat's.
+        let (answer, judgement) = match judged {
+            Some((command, _)) => self.referee.read_judged(command, &answer),
+            None => (answer, None),
+        };
+        let judgement = judgement.map(|judgement| match seat {
+            Seat::First => judgement,
+            Seat::Second => judgement.flipped(),
+        });
         let millis = |seconds: f64| (seconds.max(0.0) * 1000.0).round() as u64;
         let cost = MoveCost {
+            judgement,
             // Rounded to the millisecond, as the seat's total (`Thinking::of`) is.
             thinking: Some(
                 u64::try_from(elapsed.as_micros().saturating_add(500) / 1000).unwrap_or(u64::MAX),

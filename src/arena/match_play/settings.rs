@@ -135,6 +135,9 @@ pub struct MatchSettings {
     /// A watcher told of every game's start, moves and save (a living ladder's); it
     /// changes no game, so `--resume` does not compare it.
     pub observer: Option<super::Observer>,
+    /// `--record-judgement`: engines whose protocol gives their judgement of the game are
+    /// asked for their moves so, and the records keep it; it changes no move.
+    pub record_judgement: bool,
 }
 
 impl MatchSettings {

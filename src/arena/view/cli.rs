@@ -56,6 +56,10 @@ fn page_of_file(path: &Path) -> Result<String, String> {
         .extension()
         .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
-    page_of_record(&text, &extension, &PageLinks::default())
+    let links = PageLinks {
+        costs: super::costs::costs_in_record(&text),
+        ..PageLinks::default()
+    };
+    page_of_record(&text, &extension, &links)
         .map_err(|error| format!("{}: {error}", path.display()))
 }

@@ -57,6 +57,7 @@ pub fn write_game_page(match_dir: &Path, result: &GameResult, text: &str) -> Res
         )),
         label: Some(format!("Game {}", result.game + 1)),
         files: protocol_links(match_dir, result),
+        costs: result.costs.clone(),
     };
     let page = page_of_record(text, &extension, &links)?;
     let path = match_dir.join(GAMES_DIR).join(page_name(&result.record));

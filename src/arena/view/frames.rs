@@ -76,6 +76,13 @@ pub fn encode(svgs: &[&str], status: &[String]) -> String {
     json
 }
 
+/// `strings` as a JSON array, `<` written `\u003c` as in [`encode`].
+pub fn strings_json<S: AsRef<str>>(strings: &[S]) -> String {
+    let mut json = String::new();
+    strings_array(&mut json, strings);
+    json
+}
+
 fn strings_array<S: AsRef<str>>(json: &mut String, strings: &[S]) {
     json.push('[');
     for (index, text) in strings.iter().enumerate() {

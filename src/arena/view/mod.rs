@@ -8,6 +8,7 @@
 //! `report.html`, the ladder's links), `cli` is `hamle view RECORD`.
 
 pub mod cli;
+mod costs;
 mod folder;
 mod frames;
 mod page;

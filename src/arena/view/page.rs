@@ -7,6 +7,8 @@
 
 use std::fmt::Write;
 
+use super::costs::{cost_text, curve};
+use crate::contract::record::MoveCost;
 use crate::contract::view::{GameView, escape};
 
 const STYLE: &str = include_str!("viewer.css");
@@ -25,6 +27,9 @@ pub struct PageLinks {
     /// Files the page links after its result, relative to the page, with their words
     /// (`--log-protocol`: each engine's conversation in this game).
     pub files: Vec<(String, String)>,
+    /// What each move cost and its engine's judgement (the match's `results.tsv`, or the
+    /// record's tags), one a move; shown only when there is one for every move.
+    pub costs: Vec<MoveCost>,
 }
 
 /// What the arena's comment says: why the game ended and each seat's thinking time.
@@ -163,7 +168,25 @@ pub fn game_page(view: &GameView, links: &PageLinks) -> String {
             escape(&problem.message)
         );
     }
-    write_viewer(&mut page, view, &result_line);
+    // The costs match the moves one for one, or they are not shown: a record read with
+    // more or fewer moves than were timed would put each time beside the wrong move.
+    let costs = (!links.costs.is_empty() && links.costs.len() + 1 == view.frames.len())
+        .then_some(links.costs.as_slice());
+    let first = view
+        .header
+        .players
+        .first()
+        .map_or("the first seat", |(side, _)| side.as_str());
+    let words: Vec<String> = match costs {
+        Some(costs) => std::iter::once(String::new())
+            .chain(costs.iter().map(|cost| cost_text(cost, first)))
+            .collect(),
+        None => Vec::new(),
+    };
+    write_viewer(&mut page, view, &result_line, &words);
+    if let Some(costs) = costs {
+        page.push_str(&curve(costs, view.frames.len(), first));
+    }
     write_settings(&mut page, view);
     let svgs: Vec<&str> = view.frames.iter().map(|frame| frame.svg.as_str()).collect();
     let status: Vec<String> = (0..view.frames.len())
@@ -171,8 +194,9 @@ pub fn game_page(view: &GameView, links: &PageLinks) -> String {
         .collect();
     let _ = write!(
         page,
-        "<script type=\"application/json\" id=\"boards\">{}</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n",
-        super::frames::encode(&svgs, &status)
+        "<script type=\"application/json\" id=\"boards\">{}</script>\n<script type=\"application/json\" id=\"costs\">{}</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n",
+        super::frames::encode(&svgs, &status),
+        super::frames::strings_json(&words)
     );
     page
 }
@@ -203,7 +227,8 @@ fn write_players(page: &mut String, view: &GameView, times: Option<&[String; 2]>
 }
 
 /// The boards, the controls and the move list.
-fn write_viewer(page: &mut String, view: &GameView, result_line: &str) {
+/// `words` (one a frame, or none) go beside each move in the list.
+fn write_viewer(page: &mut String, view: &GameView, result_line: &str, words: &[String]) {
     page.push_str("<main class=\"viewer\">\n<section class=\"boards\">\n");
     if view.frames.is_empty() {
         page.push_str("<p class=\"empty\">No position could be read from the record.</p>\n");
@@ -255,9 +280,14 @@ fn write_viewer(page: &mut String, view: &GameView, result_line: &str) {
         } else {
             ""
         };
+        let cost = words
+            .get(index)
+            .filter(|words| !words.is_empty())
+            .map(|words| format!(" <span class=\"cost\">{}</span>", escape(words)))
+            .unwrap_or_default();
         let _ = writeln!(
             page,
-            "<li data-move=\"{index}\"{current}><a href=\"#move={index}\">{index}. {} {}</a></li>",
+            "<li data-move=\"{index}\"{current}><a href=\"#move={index}\">{index}. {} {}{cost}</a></li>",
             escape(&initial(frame)),
             escape(mv)
         );

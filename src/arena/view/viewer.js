@@ -9,6 +9,15 @@
   }
   var items = document.querySelectorAll("#moves li");
   var said = [];
+  // Each move's time, clock and judgement (empty for none), and the curve's mark.
+  var costs = [];
+  try {
+    costs = JSON.parse(document.getElementById("costs").textContent);
+  } catch (e) {
+    costs = [];
+  }
+  var curve = document.getElementById("curve");
+  var mark = document.getElementById("curve-at");
   var status = document.getElementById("status");
   var last = frames.length - 1;
   var current = last;
@@ -62,6 +71,9 @@
   // board, and the result after the last move.
   function statusOf(n) {
     var text = (n > 0 ? "Move " + n + " of " + last + ": " : "") + (said[n] || "");
+    if (costs[n]) {
+      text += " (" + costs[n] + ")";
+    }
     if (n === last) {
       text += ". " + document.getElementById("result").textContent;
     }
@@ -88,6 +100,11 @@
       }
     }
     status.textContent = statusOf(n);
+    if (curve && mark) {
+      var x = (600 * n / Math.max(1, Number(curve.getAttribute("data-frames")) - 1)).toFixed(1);
+      mark.setAttribute("x1", x);
+      mark.setAttribute("x2", x);
+    }
     document.body.setAttribute("data-move", String(n));
     current = n;
   }

@@ -184,6 +184,11 @@ impl<'a> Tree<'a> {
             }
             self.simulate();
         }
+        // The search's last state is reported too: a search shorter than the interval
+        // still gives its judgement (the arena's `--record-judgement` keeps the last line).
+        if let Some((_, report)) = report {
+            report(self);
+        }
     }
 
     /// Whether this search may end because its move is decided (`adaptive.rs`): told

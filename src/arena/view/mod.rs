@@ -20,6 +20,7 @@ use crate::contract::record::read_tags;
 use crate::contract::view::Viewer;
 use crate::games::GameKind;
 
+pub use costs::costs_in_record;
 pub use folder::{
     MATCH_REPORT_FILE, ladder_games_section, page_name, rebuild_ladder_pages, rebuild_match_pages,
     write_game_page, write_match_report,

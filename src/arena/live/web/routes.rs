@@ -206,6 +206,7 @@ fn viewer_page(dir: &Path, game: &GameRow) -> Result<String, String> {
         )),
         label: Some(format!("Game {}", game.id)),
         files: Vec::new(),
+        costs: crate::arena::view::costs_in_record(&text),
     };
     page_of_record(&text, &extension, &links)
 }

@@ -77,6 +77,13 @@ pub struct GoArgs {
     /// alone).
     #[arg(long, default_value_t = player::DEFAULT_NET_VALUE_WEIGHT, value_parser = unit_weight)]
     pub net_value_weight: f32,
+    /// Real visits a tree node needs before the net judges it (with --net): until then
+    /// its children have the classical priors alone. At most 4 (0 included): every node
+    /// is judged when it is expanded; `root`: the root alone (always judged). The
+    /// default is what measured best for the board: `root` on boards of 12 lines or
+    /// more, 0 on the others.
+    #[arg(long, value_parser = net_min_visits, allow_negative_numbers = true)]
+    pub net_min_visits: Option<u32>,
     /// The learned prior's weights file (from `learn-patterns`) instead of the built-in
     /// ones (learned on 13×13 for boards of 12 to 15 lines, on 9×9 for the others).
     #[arg(long)]
@@ -220,6 +227,25 @@ fn net_visits(text: &str) -> Result<f32, String> {
             format!(
                 "expected virtual visits from 0 to {}, got '{}'",
                 player::MAX_NET_VISITS,
+                shorten(text)
+            )
+        })
+}
+
+/// `--net-min-visits`: a whole number of visits from 0 to [`player::MAX_NET_MIN_VISITS`],
+/// or `root` ([`player::NET_ROOT_ONLY`]).
+fn net_min_visits(text: &str) -> Result<u32, String> {
+    if text.trim() == "root" {
+        return Ok(player::NET_ROOT_ONLY);
+    }
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&visits| visits <= player::MAX_NET_MIN_VISITS)
+        .ok_or_else(|| {
+            format!(
+                "expected a whole number of visits from 0 to {}, or 'root', got '{}'",
+                player::MAX_NET_MIN_VISITS,
                 shorten(text)
             )
         })
@@ -431,6 +457,7 @@ pub fn run(args: GoArgs) -> io::Result<()> {
             prior_visits: args.net_prior_visits,
             value_visits: args.net_value_visits,
             value_weight: args.net_value_weight,
+            min_visits: args.net_min_visits,
             ..player::NetSearch::new(*net)
         }),
         ..Settings::default()

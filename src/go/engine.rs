@@ -549,10 +549,11 @@ impl GoEngine {
             Decision::Play(p) => MoveVertex::Play(self.game.board().vertex(p)),
         };
         tracing::info!(
-            "genmove {}: {answer} after {} playouts ({} visits kept) in {:.2}s, win rate {:.2}",
+            "genmove {}: {answer} after {} playouts ({} visits kept, {} net evaluations) in {:.2}s, win rate {:.2}",
             color.letter(),
             result.playouts,
             result.reused,
+            result.net_evaluations,
             start.elapsed().as_secs_f64(),
             result.win_rate
         );

@@ -12,6 +12,7 @@ mod hostile_input;
 mod interrupt;
 mod invariants;
 mod learned_priors;
+mod net_options;
 mod regression;
 mod reuse;
 mod rules;

@@ -32,6 +32,12 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 /// [`SharedNode::children`] of a node another thread is expanding right now.
 const EXPANDING: u64 = u64::MAX;
 
+/// [`Node::net_value`] of an expanded node the net has not judged yet (a win probability
+/// is never negative).
+pub(crate) const NET_PENDING: f32 = -1.0;
+/// [`Node::net_value`] of a node a thread is judging right now.
+pub(crate) const NET_JUDGING: f32 = -2.0;
+
 /// A node's children as [`SharedNode::children`] says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Children {
@@ -69,8 +75,10 @@ pub(crate) struct Node {
     /// visits of the net's win probability, for the player who made `mv`, of the
     /// position each visit's playout started from (see `Tree::simulate`).
     pub(crate) value: f32,
-    /// The net's win probability for the player who made `mv`, once the node is
-    /// expanded with a net (its own judgement, which visits below it back up).
+    /// The net's win probability for the player who made `mv`, once the net has judged
+    /// the node (its own judgement, which visits below it back up); [`NET_PENDING`] while
+    /// an expanded node waits for the visits that earn it a judgement
+    /// (`--net-min-visits`), [`NET_JUDGING`] while a thread is judging it.
     pub(crate) net_value: f32,
 }
 
@@ -266,9 +274,33 @@ impl SharedNode {
         load_f32(&self.net_value)
     }
 
-    /// Sets [`Node::net_value`] (by the thread expanding the node).
+    /// Sets [`Node::net_value`] (by the thread expanding or judging the node), or marks
+    /// it [`NET_PENDING`].
     pub(crate) fn set_net_value(&self, value: f32) {
         store_f32(&self.net_value, value);
+    }
+
+    /// The net's judgement of the node ([`Node::net_value`]) if it has one.
+    pub(crate) fn judged_value(&self) -> Option<f32> {
+        Some(self.net_value()).filter(|&value| value >= 0.0)
+    }
+
+    /// Whether the node waits for the net's judgement ([`NET_PENDING`]).
+    pub(crate) fn net_pending(&self) -> bool {
+        self.net_value.load(Relaxed) == NET_PENDING.to_bits()
+    }
+
+    /// Claims a pending node's judgement: true for the one thread that must judge it
+    /// (and then [`SharedNode::set_net_value`]).
+    pub(crate) fn claim_judgement(&self) -> bool {
+        (self.net_value)
+            .compare_exchange(
+                NET_PENDING.to_bits(),
+                NET_JUDGING.to_bits(),
+                Relaxed,
+                Relaxed,
+            )
+            .is_ok()
     }
 
     /// Counts one AMAF (RAVE) visit worth `half_reward`.

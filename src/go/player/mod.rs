@@ -205,6 +205,13 @@ pub struct NetSearch {
     /// Each visit backs up the value of the deepest expanded node on its path, the
     /// position nearest the one its playout started from that the net judged.
     pub value_weight: f32,
+    /// Real visits a node below the root must have before the net judges it
+    /// (`--net-min-visits`): until then its children have the classical priors alone,
+    /// and the net's prior (and value) come when it reaches them. At most the visits that
+    /// expand a node (`Params::expand_after`, 4 in play; 0 included): every node is judged
+    /// when it is expanded, as before the option. The root is always judged at once.
+    /// `None`: the measured default for the board ([`NetSearch::min_visits_on`]).
+    pub min_visits: Option<u32>,
 }
 
 /// [`NetSearch::prior_visits`] unless told otherwise: 20, the prior the built-in net was
@@ -214,6 +221,15 @@ pub const DEFAULT_NET_PRIOR_VISITS: f32 = 20.0;
 pub const DEFAULT_NET_VALUE_VISITS: f32 = 0.0;
 /// [`NetSearch::value_weight`] unless told otherwise.
 pub const DEFAULT_NET_VALUE_WEIGHT: f32 = 0.0;
+/// [`NetSearch::min_visits`] that no node below the root ever reaches: the net judges
+/// the root alone (`--net-min-visits root`), once a move, as Pachi asks its net.
+pub const NET_ROOT_ONLY: u32 = u32::MAX;
+/// Boards of this many lines or more have the net judge the root alone unless told
+/// otherwise: on 13×13 at equal time that won where judging every expansion lost
+/// (docs/strength.md, "Asking the net less often").
+pub const NET_ROOT_ONLY_FROM_SIZE: usize = 12;
+/// The most [`NetSearch::min_visits`] may be as a number (beyond, `root`).
+pub const MAX_NET_MIN_VISITS: u32 = 100_000;
 /// The most virtual visits the net's prior or value may be given: beyond, no search
 /// budget could outweigh them.
 pub const MAX_NET_VISITS: f32 = 1000.0;
@@ -226,7 +242,19 @@ impl NetSearch {
             prior_visits: DEFAULT_NET_PRIOR_VISITS,
             value_visits: DEFAULT_NET_VALUE_VISITS,
             value_weight: DEFAULT_NET_VALUE_WEIGHT,
+            min_visits: None,
         }
+    }
+
+    /// [`NetSearch::min_visits`] on a board of `size` lines: as told, else the root alone
+    /// from [`NET_ROOT_ONLY_FROM_SIZE`] lines on and every expansion below.
+    pub fn min_visits_on(&self, size: usize) -> u32 {
+        self.min_visits
+            .unwrap_or(if size >= NET_ROOT_ONLY_FROM_SIZE {
+                NET_ROOT_ONLY
+            } else {
+                0
+            })
     }
 }
 
@@ -295,6 +323,8 @@ pub struct SearchResult {
     /// Visits the search inherited from earlier ones (tree reuse): 0 when it started from
     /// scratch.
     pub reused: u64,
+    /// Positions the net judged in this search (0 without one).
+    pub net_evaluations: u64,
 }
 
 /// Cap on the tree size in nodes (48 bytes each): about 200 MB, kept between moves with
@@ -482,6 +512,7 @@ fn pass_unsearched(board: &Board, me: Color, komi: f32) -> SearchResult {
         }],
         ownership: vec![0.0; MAX_POINTS],
         reused: 0,
+        net_evaluations: 0,
     }
 }
 
@@ -505,6 +536,7 @@ struct Counts {
     visited: u64,
     /// Per point index, as in [`SearchResult::ownership`].
     ownership: Vec<f32>,
+    net_evaluations: u64,
 }
 
 impl Counts {
@@ -522,6 +554,7 @@ impl Counts {
             playouts,
             visited: walkers.iter().map(|w| w.visited).sum(),
             ownership,
+            net_evaluations: walkers.iter().map(|w| w.net_evaluations).sum(),
         }
     }
 }
@@ -612,6 +645,7 @@ struct Summary {
     playouts: u64,
     nodes: u64,
     ownership: Vec<f32>,
+    net_evaluations: u64,
 }
 
 /// The root's statistics in `tree`, with the threads' `counts`; scores are turned to
@@ -669,6 +703,7 @@ fn summarize(
         playouts: counts.playouts,
         nodes: counts.visited,
         ownership: counts.ownership.clone(),
+        net_evaluations: counts.net_evaluations,
     }
 }
 
@@ -765,6 +800,7 @@ fn decide(request: &SearchRequest, points: &[Point], summary: Summary) -> Search
         root_moves: moves.clone(),
         ownership: summary.ownership.clone(),
         reused: 0,
+        net_evaluations: summary.net_evaluations,
     };
 
     let Some(best_play) = best_play else {

@@ -143,3 +143,94 @@ fn without_weight_no_value_is_backed_up() {
     // The net's own judgements are kept all the same (they cost nothing more).
     assert!(kept.nodes[0].net_value < 0.3);
 }
+
+/// The built-in net judging a node once it has `min_visits` real visits.
+fn judging_after(min_visits: u32) -> NetSearch {
+    NetSearch {
+        min_visits: Some(min_visits),
+        ..builtin(0.0)
+    }
+}
+
+#[test]
+fn min_visits_up_to_the_expansion_threshold_change_nothing() {
+    let rules = chinese();
+    let board = black_wins();
+    let mut req = request(&board, Color::White, &rules, 300);
+    let at_expansion = builtin(0.0);
+    req.net = Some(&at_expansion);
+    let every = search(&req);
+    // Play expands a node at its fourth visit: asking for up to four changes nothing.
+    for net in [judging_after(1), judging_after(4)] {
+        let mut req = request(&board, Color::White, &rules, 300);
+        req.net = Some(&net);
+        assert_eq!(search(&req), every, "--net-min-visits {:?}", net.min_visits);
+    }
+    assert!(every.net_evaluations > 1);
+}
+
+#[test]
+fn a_high_threshold_leaves_the_net_to_the_root() {
+    let rules = chinese();
+    let board = Board::new(9).expect("9x9");
+    let mut req = request(&board, Color::Black, &rules, 300);
+    let plain = search(&req);
+    assert_eq!(plain.net_evaluations, 0);
+    let root_only = judging_after(NET_ROOT_ONLY);
+    req.net = Some(&root_only);
+    let result = search(&req);
+    assert_eq!(result.net_evaluations, 1);
+    // The root's prior alone already moves the search, and the same seed repeats it.
+    assert_ne!(result.root_moves, plain.root_moves);
+    assert_eq!(search(&req), result);
+    // A threshold no node reaches in this search does the same.
+    let high = judging_after(MAX_NET_MIN_VISITS);
+    req.net = Some(&high);
+    assert_eq!(search(&req), result);
+}
+
+#[test]
+fn by_default_larger_boards_leave_the_net_to_the_root() {
+    let rules = chinese();
+    let net = builtin(0.0);
+    for (size, root_only) in [(9, false), (11, false), (12, true), (13, true), (19, true)] {
+        let board = Board::new(size).expect("a board");
+        let mut req = request(&board, Color::Black, &rules, 100);
+        req.net = Some(&net);
+        let evaluations = search(&req).net_evaluations;
+        assert_eq!(evaluations == 1, root_only, "{size}: {evaluations}");
+        let told = judging_after(if root_only { NET_ROOT_ONLY } else { 0 });
+        req.net = Some(&told);
+        assert_eq!(search(&req).net_evaluations, evaluations, "{size}");
+    }
+}
+
+#[test]
+fn nodes_are_judged_once_they_have_the_visits() {
+    let board = black_wins();
+    let min_visits = 24;
+    let net = judging_after(min_visits);
+    let kept = kept_search(&board, Color::White, &net);
+    let nodes = &kept.nodes;
+    let expanded = || (1..nodes.len()).filter(|&i| nodes[i].num_children > 0);
+    let judged: Vec<usize> = expanded().filter(|&i| nodes[i].net_value >= 0.0).collect();
+    let pending: Vec<usize> = expanded()
+        .filter(|&i| nodes[i].net_value == arena::NET_PENDING)
+        .collect();
+    assert_eq!(judged.len() + pending.len(), expanded().count());
+    assert!(!judged.is_empty() && !pending.is_empty());
+    // Judged at `min_visits` (the walk that judges a node counts when it comes back).
+    assert!(judged.iter().all(|&i| nodes[i].visits > min_visits));
+    // A pending node is judged by the first walk through it after `min_visits`.
+    assert!(pending.iter().all(|&i| nodes[i].visits <= min_visits));
+    // A judged node's children carry the net's prior beside the classical one.
+    let search_at = |net: &NetSearch| {
+        let rules = chinese();
+        let mut req = request(&board, Color::White, &rules, 400);
+        req.net = Some(net);
+        search(&req)
+    };
+    let result = search_at(&net);
+    assert_eq!(result.net_evaluations, 1 + judged.len() as u64);
+    assert!(result.net_evaluations < search_at(&builtin(0.0)).net_evaluations);
+}

@@ -25,7 +25,7 @@ use crate::go::rules::KoRule;
 
 use super::NetSearch;
 use super::adaptive::{self, Budget};
-use super::arena::{Arena, Children, Node, Nodes, SharedNode};
+use super::arena::{Arena, Children, NET_PENDING, Node, Nodes, SharedNode};
 use super::criticality::{CRITICALITY_READY, Criticality};
 use super::gammas::Gammas;
 use super::knowledge::{
@@ -110,6 +110,8 @@ pub(crate) struct Tree<'a> {
     pub(crate) playouts: u64,
     /// Tree nodes traversed plus playout moves made: the bench's node count.
     pub(crate) visited: u64,
+    /// Positions this walker had the net judge.
+    pub(crate) net_evaluations: u64,
     /// Per point index: Black-owned minus White-owned final positions.
     pub(crate) ownership: Vec<i32>,
     /// Owners and winners of this tree's playouts, counted only when
@@ -140,6 +142,7 @@ impl<'a> Tree<'a> {
             path_keys: Vec::with_capacity(64),
             playouts: 0,
             visited: 0,
+            net_evaluations: 0,
             ownership: vec![0; MAX_POINTS],
             criticality: Criticality::new(),
             made: Vec::new(),
@@ -243,9 +246,12 @@ impl<'a> Tree<'a> {
             if leaf {
                 break;
             }
-            if mixing {
+            if let Some(net) = ctx.net {
+                self.judge_when_due(node, net, color, &recent);
+            }
+            if mixing && let Some(value) = self.node(node).judged_value() {
                 // The node's net value is its mover's: the opponent of `color`.
-                black_value = black_share(color.opponent(), self.node(node).net_value());
+                black_value = black_share(color.opponent(), value);
             }
             let child = self.select(node);
             let mv = self.step(child, color);
@@ -498,22 +504,78 @@ impl<'a> Tree<'a> {
         color: Color,
         recent: &[Option<Point>; HISTORY],
     ) -> f32 {
-        let snapshot = Snapshot::of_board(&self.board, color, self.ctx.komi, recent);
-        let eval = crate::go::net::evaluate_with(&net.net, &snapshot, &mut self.net_scratch);
-        let size = self.board.size();
-        let prob =
-            |board: &Board, p: Point| eval.policy[usize::from(index_of(board.vertex(p), size))];
-        let best = (self.made.iter())
-            .filter_map(|&(mv, _, _)| mv.map(|p| prob(&self.board, p)))
-            .fold(f32::MIN_POSITIVE, f32::max);
+        let eval = self.evaluate(net, color, recent);
+        let best = best_probability(&eval.policy, self.made.iter().map(|m| m.0), &self.board);
         for made in &mut self.made {
             if let Some(p) = made.0 {
-                let (visits, wins) = net_prior(net.prior_visits, prob(&self.board, p) / best);
+                let share = eval.policy[policy_index(&self.board, p)] / best;
+                let (visits, wins) = net_prior(net.prior_visits, share);
                 made.1 += visits;
                 made.2 += wins;
             }
         }
         eval.value
+    }
+
+    /// The net's judgement of the walk's board, `color` to move after `recent`.
+    fn evaluate(
+        &mut self,
+        net: &NetSearch,
+        color: Color,
+        recent: &[Option<Point>; HISTORY],
+    ) -> crate::go::net::Eval {
+        self.net_evaluations += 1;
+        let snapshot = Snapshot::of_board(&self.board, color, self.ctx.komi, recent);
+        crate::go::net::evaluate_with(&net.net, &snapshot, &mut self.net_scratch)
+    }
+
+    /// Whether the net judges a node with `visits` real visits now (`index` 0: the root,
+    /// judged at once) or waits (`--net-min-visits`).
+    fn judged_now(&self, net: &NetSearch, index: usize, visits: u32) -> bool {
+        index == 0 || visits >= net.min_visits_on(self.ctx.root.size())
+    }
+
+    /// Judges an expanded `node` (the walk's last, `color` to move after `recent`) that
+    /// waited for the net ([`NetSearch::min_visits`]) once it has the visits: its
+    /// children get the net's policy as a prior beside the classical ones they have, as
+    /// [`Tree::add_net_priors`] gives them at expansion, and the node the net's value.
+    fn judge_when_due(
+        &mut self,
+        node: usize,
+        net: &NetSearch,
+        color: Color,
+        recent: &[Option<Point>; HISTORY],
+    ) {
+        let here = self.node(node);
+        if !here.net_pending()
+            || !self.judged_now(net, node, here.visits())
+            || !here.claim_judgement()
+        {
+            return;
+        }
+        let eval = self.evaluate(net, color, recent);
+        let children = here.child_range();
+        let moves = self.arena.run(children.clone()).map(SharedNode::mv);
+        let best = best_probability(&eval.policy, moves, &self.board);
+        for child in self.arena.run(children) {
+            if let Some(p) = child.mv() {
+                let share = eval.policy[policy_index(&self.board, p)] / best;
+                let (visits, wins) = net_prior(net.prior_visits, share);
+                child.add_prior(visits, wins);
+            }
+        }
+        self.set_judgement(node, net, eval.value);
+    }
+
+    /// Records the net's win probability `value` for the side to move at `node`: the
+    /// node's own judgement (its mover's), and its value prior when asked for.
+    fn set_judgement(&self, node: usize, net: &NetSearch, value: f32) {
+        // The node's move was made by the opponent of the side to move.
+        self.node(node).set_net_value(1.0 - value);
+        if node != 0 && net.value_visits > 0.0 {
+            let (visits, wins) = net_value_prior(net.value_visits, value);
+            self.node(node).add_prior(visits, wins);
+        }
     }
 
     /// Test access to expansion: walks `line` from the root (each move must be a child
@@ -572,12 +634,12 @@ impl<'a> Tree<'a> {
             self.make_children(color, recent[0], recent[1]);
         }
         if let Some(net) = ctx.net {
-            let value = self.add_net_priors(net, color, recent);
-            // The node's move was made by the opponent of `color`.
-            self.node(node).set_net_value(1.0 - value);
-            if node != 0 && net.value_visits > 0.0 {
-                let (visits, wins) = net_value_prior(net.value_visits, value);
-                self.node(node).add_prior(visits, wins);
+            if self.judged_now(net, node, self.node(node).visits()) {
+                let value = self.add_net_priors(net, color, recent);
+                self.set_judgement(node, net, value);
+            } else {
+                // Published with the children below: whoever walks here later judges it.
+                self.node(node).set_net_value(NET_PENDING);
             }
         }
         let count = self.made.len();
@@ -617,6 +679,23 @@ impl<'a> Tree<'a> {
         let (pv, pw) = pass_prior(&ctx.params, last.is_none());
         self.made.push((None, pv, pw));
     }
+}
+
+/// The index in the net's policy of point `p` of `board`.
+fn policy_index(board: &Board, p: Point) -> usize {
+    usize::from(index_of(board.vertex(p), board.size()))
+}
+
+/// The largest probability `policy` gives a move (not a pass) of `moves` on `board`.
+fn best_probability(
+    policy: &[f32],
+    moves: impl Iterator<Item = Option<Point>>,
+    board: &Board,
+) -> f32 {
+    moves
+        .flatten()
+        .map(|p| policy[policy_index(board, p)])
+        .fold(f32::MIN_POSITIVE, f32::max)
 }
 
 /// The share of a win probability `value` for `color` that is Black's.

@@ -78,6 +78,9 @@ CREATE TABLE IF NOT EXISTS ratings (
     games    INTEGER NOT NULL,
     PRIMARY KEY (ladder, bot, after_game)
 );
+-- The ladder's latest ratings (the pairing loop's and the standings' question) read
+-- without scanning every rating the ladder ever had (a row a bot after every game).
+CREATE INDEX IF NOT EXISTS ratings_by_game ON ratings (ladder, after_game);
 CREATE TABLE IF NOT EXISTS log (
     id       INTEGER PRIMARY KEY,
     at       TEXT NOT NULL,

@@ -118,6 +118,24 @@ impl ServerConfig {
 }
 
 impl LadderConfig {
+    /// The ladder as the database keeps it (`ladders.game` and `.settings`), without its
+    /// bots: what the live page needs to rebuild a game's referee.
+    pub fn stored(
+        dir: &Path,
+        name: &str,
+        game: &str,
+        settings: &str,
+    ) -> Result<LadderConfig, String> {
+        let entry = LadderEntry {
+            name: name.to_owned(),
+            game: game.to_owned(),
+            settings: settings.to_owned(),
+            bots: Vec::new(),
+            anchor: None,
+        };
+        LadderConfig::check(dir, entry)
+    }
+
     fn check(dir: &Path, entry: LadderEntry) -> Result<LadderConfig, String> {
         let name = entry.name;
         check_name(&name).map_err(|message| format!("ladder '{name}': {message}"))?;

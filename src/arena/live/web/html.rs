@@ -214,7 +214,12 @@ fn games_table(body: &mut String, games: &[GameRow], seen_by: Option<i64>) {
 
 /// A game without its viewer page: in progress (its moves so far, the next ones appended
 /// by the script as they are played), or finished without a readable record (`note`).
-pub fn game(game: &GameRow, moves: &[MoveRow], note: &str) -> String {
+pub fn game(
+    game: &GameRow,
+    moves: &[MoveRow],
+    note: &str,
+    board: Option<&Result<String, String>>,
+) -> String {
     let mut body = format!(
         "<h1>Game {}: {} vs {}</h1>\n<p class=\"about\">{} · seed {} · started {}</p>\n<p class=\"result\" id=\"state\">{}</p>\n",
         game.id,
@@ -227,6 +232,9 @@ pub fn game(game: &GameRow, moves: &[MoveRow], note: &str) -> String {
     );
     if !note.is_empty() {
         let _ = writeln!(body, "<p class=\"note\">{}</p>", escape(note));
+    }
+    if let Some(board) = board {
+        body.push_str(&board_section(game.id, board));
     }
     let _ = writeln!(
         body,
@@ -245,6 +253,20 @@ pub fn game(game: &GameRow, moves: &[MoveRow], note: &str) -> String {
     }
     body.push_str("</ol>\n");
     body
+}
+
+/// A running game's board (our viewer's SVG, inline: the page's policy loads no image from
+/// a URL), or the note saying why there is none; the script redraws it from `data-src` as
+/// moves arrive.
+fn board_section(id: i64, board: &Result<String, String>) -> String {
+    let (svg, note) = match board {
+        Ok(svg) => (svg.as_str(), ""),
+        Err(note) => ("", note.as_str()),
+    };
+    format!(
+        "<div class=\"board\" id=\"board\" data-src=\"/game/{id}/board.svg\">{svg}</div>\n<p class=\"note\" id=\"board-note\">{}</p>\n",
+        escape(note)
+    )
 }
 
 /// A bot's page: who it is, its rating curve, its latest games.

@@ -61,6 +61,39 @@
         words.slice(words.indexOf(' ') + 1).trim();
     }
   }
+  // The board (where the page has one): fetched again after each move, one fetch at a
+  // time, and once more if moves came during it. A board that cannot be rebuilt is
+  // replaced by the server's note, never left showing an older position as the current.
+  var board = document.getElementById('board');
+  var boardNote = document.getElementById('board-note');
+  var drawing = false;
+  var stale = false;
+  function redraw() {
+    if (!board) {
+      return;
+    }
+    if (drawing) {
+      stale = true;
+      return;
+    }
+    drawing = true;
+    stale = false;
+    fetch(board.getAttribute('data-src'))
+      .then(function (answer) {
+        return answer.text().then(function (text) { return [answer.ok, text]; });
+      })
+      .then(function (got) {
+        board.innerHTML = got[0] ? got[1] : '';
+        boardNote.textContent = got[0] ? '' : got[1];
+      })
+      .catch(function () {})
+      .then(function () {
+        drawing = false;
+        if (stale) {
+          redraw();
+        }
+      });
+  }
   // On each (re)connection: the moves played while the feed was not listening.
   source.onopen = function () {
     fetch(body.getAttribute('data-moves'))
@@ -68,6 +101,7 @@
       .then(function (game) {
         game.moves.forEach(function (m) { add(m.ply, m.text, m.ms); });
         show();
+        redraw();
         // The game ended before this page listened: show its end.
         if (game.status !== 'running') {
           reloadSoon(500);
@@ -83,6 +117,7 @@
     if (event.type === 'move') {
       add(event.ply, String(event.text), event.ms);
       show();
+      redraw();
     } else if (event.type === 'game_ended') {
       reloadSoon(500);
     } else if (event.type === 'lagged') {

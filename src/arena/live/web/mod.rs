@@ -19,6 +19,9 @@
 //! within [`PAGE_TIME`] or refused, at most [`CONNECTIONS`] connections are served at once.
 //! The only files read are the records the database names, inside DIR.
 
+mod board;
+#[cfg(test)]
+mod board_tests;
 mod db;
 mod html;
 mod routes;

@@ -17,6 +17,7 @@ use rusqlite::Connection;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::board;
 use super::db::{self, Pool};
 use super::html::{self, Live, segment};
 use super::{PAGE_TIME, db::GameRow};
@@ -53,6 +54,7 @@ pub fn router(site: Site) -> Router {
         .route("/ladder/{name}", get(ladder))
         .route("/game/{id}", get(game))
         .route("/game/{id}/moves", get(moves))
+        .route("/game/{id}/board.svg", get(board))
         .route("/bot/{id}", get(bot))
         .route("/events", get(feed))
         .fallback(not_found)
@@ -174,6 +176,10 @@ async fn game(
             _ => String::new(),
         };
         let moves = db::moves(db, id)?;
+        let drawn = match game.status.as_str() {
+            "running" => board::board(db, &dir, id)?,
+            _ => None,
+        };
         let live = if game.status == "running" {
             Live::Game {
                 feed: format!("/events?game={id}"),
@@ -184,7 +190,7 @@ async fn game(
         };
         Ok(Some(html::page(
             &format!("Game {id}"),
-            &html::game(&game, &moves, &note),
+            &html::game(&game, &moves, &note, drawn.as_ref()),
             &live,
         )))
     })
@@ -262,6 +268,32 @@ async fn moves(
     })
     .await
 }
+
+/// The board of a game as it stands (`image/svg+xml`); a board that cannot be rebuilt is
+/// a 422 whose text says why, for the page to show instead.
+async fn board(
+    State(site): State<Site>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Response {
+    let Some(id) = id_of(&id) else {
+        return not_found().await;
+    };
+    let dir = site.dir.clone();
+    let job = move |db: &Connection| board::board(db, &dir, id);
+    match tokio::time::timeout(PAGE_TIME, site.pool.read(job)).await {
+        Ok(Ok(Some(Ok(svg)))) => respond(StatusCode::OK, "image/svg+xml", svg),
+        Ok(Ok(Some(Err(note)))) => respond(StatusCode::UNPROCESSABLE_ENTITY, TEXT, note),
+        Ok(Ok(None)) => not_found().await,
+        Ok(Err(message)) => respond(StatusCode::INTERNAL_SERVER_ERROR, TEXT, message),
+        Err(_) => respond(
+            StatusCode::SERVICE_UNAVAILABLE,
+            TEXT,
+            "busy; try again".into(),
+        ),
+    }
+}
+
+const TEXT: &str = "text/plain; charset=utf-8";
 
 async fn bot(
     State(site): State<Site>,

@@ -18,7 +18,7 @@ const GO_RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[7.5]PB[alpha]PW[beta]RE[W+R]GC[haml
 const HOSTILE: &str = "<script>alert(1)</script>";
 
 /// A fresh server folder for `name`.
-fn folder(name: &str) -> PathBuf {
+pub(super) fn folder(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hamle-live-web-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("games/go9-1")).expect("temp dir");
@@ -53,7 +53,7 @@ fn fill(dir: &Path) {
 }
 
 /// Serves `dir` on a loopback port of its own; returns the address.
-async fn start(dir: &Path, events: &LiveEvents) -> std::net::SocketAddr {
+pub(super) async fn start(dir: &Path, events: &LiveEvents) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = listener.local_addr().expect("address");
     tokio::spawn(serve(listener, dir.to_path_buf(), events.clone()));
@@ -61,7 +61,7 @@ async fn start(dir: &Path, events: &LiveEvents) -> std::net::SocketAddr {
 }
 
 /// `GET path`: the status and the body.
-async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
+pub(super) async fn get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).await.expect("connect");
     let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.expect("send");

@@ -402,6 +402,7 @@ mod tests {
         timed.costs[2].judgement = Some(Judgement {
             win_rate: Some(4_512),
             lead: Some(-350),
+            equity: None,
         });
         let line = timed.to_line();
         assert!(

@@ -55,11 +55,13 @@ pub struct MoveCost {
 /// `lz-`/`kata-genmove_analyze`), always from the first seat's side, so that a curve of a
 /// game reads one way: the win rate in hundredths of a percent (0–10000) and the score lead
 /// in hundredths of a point (negative: the second seat leads). Integers keep a record's
-/// text exact when it is read back.
+/// text exact when it is read back. Tavla's engine reports instead its cubeless equity
+/// (`genmove_analyze`), in thousandths of a point.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Judgement {
     pub win_rate: Option<u32>,
     pub lead: Option<i64>,
+    pub equity: Option<i64>,
 }
 
 impl Judgement {
@@ -68,10 +70,11 @@ impl Judgement {
         Judgement {
             win_rate: self.win_rate.map(|rate| 10_000u32.saturating_sub(rate)),
             lead: self.lead.map(|lead| -lead),
+            equity: self.equity.map(|equity| -equity),
         }
     }
 
-    /// `wr:0.5234/lead:-3.50` (either part alone when only one was reported), the form of
+    /// `wr:0.5234/lead:-3.50` or `eq:-0.123` (each part alone when only it was reported), the form of
     /// `results.tsv` and the `MoveJudgements` tag; `-` for none.
     pub fn text(judgement: Option<Judgement>) -> String {
         let Some(judgement) = judgement else {
@@ -83,6 +86,9 @@ impl Judgement {
         }
         if let Some(lead) = judgement.lead {
             parts.push(format!("lead:{}", hundredths_text(lead)));
+        }
+        if let Some(equity) = judgement.equity {
+            parts.push(format!("eq:{}", thousandths_text(equity)));
         }
         if parts.is_empty() {
             "-".to_owned()
@@ -108,6 +114,9 @@ impl Judgement {
             match part.split_once(':') {
                 Some(("wr", rate)) => judgement.win_rate = Some(win_rate_of(rate).ok_or_else(bad)?),
                 Some(("lead", lead)) => judgement.lead = Some(hundredths_of(lead).ok_or_else(bad)?),
+                Some(("eq", equity)) => {
+                    judgement.equity = Some(thousandths_of(equity).ok_or_else(bad)?)
+                }
                 _ => return Err(bad()),
             }
         }
@@ -120,6 +129,20 @@ pub fn hundredths_text(value: i64) -> String {
     let sign = if value < 0 { "-" } else { "" };
     let abs = value.unsigned_abs();
     format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// Thousandths as `-0.123` (always a sign for a negative, three decimals): an equity.
+pub fn thousandths_text(value: i64) -> String {
+    let sign = if value < 0 { "-" } else { "" };
+    let abs = value.unsigned_abs();
+    format!("{sign}{}.{:03}", abs / 1000, abs % 1000)
+}
+
+/// An equity `-0.123` in thousandths, rounded to the nearest; `None` for anything else
+/// (or a value past a thousand points: no game's equity comes near).
+pub fn thousandths_of(text: &str) -> Option<i64> {
+    let value: f64 = text.parse().ok()?;
+    (value.is_finite() && value.abs() < 1e3).then(|| (value * 1000.0).round() as i64)
 }
 
 /// `-3.5` or `+12.25` in hundredths, rounded to the nearest; `None` for anything else
@@ -249,7 +272,7 @@ mod tests {
         let judged = [MoveCost {
             judgement: Some(Judgement {
                 win_rate: Some(10_000),
-                lead: None,
+                ..Judgement::default()
             }),
             ..costs[0]
         }];
@@ -267,12 +290,15 @@ mod tests {
         assert_eq!(
             Judgement::parse("lead:-0.05").map(|j| j.map(Judgement::flipped)),
             Ok(Some(Judgement {
-                win_rate: None,
-                lead: Some(5)
+                lead: Some(5),
+                ..Judgement::default()
             }))
         );
+        let equity = Judgement::parse("eq:-0.123").map(|j| j.map(Judgement::flipped));
+        assert_eq!(equity.map(Judgement::text), Ok("eq:0.123".to_owned()));
         assert!(Judgement::parse("wr:1.5").is_err());
-        assert!(Judgement::parse("eq:1").is_err());
+        assert!(Judgement::parse("ev:1").is_err());
+        assert!(Judgement::parse("eq:1e9").is_err());
         assert_eq!(hundredths_text(-5), "-0.05");
         assert_eq!(clock_text(59_999), "0:00:59");
         assert_eq!(seconds_text(1_005), "1.005");

@@ -364,7 +364,11 @@ fn read_analysed_move(leela: bool, answer: &str) -> (String, Option<Judgement>) 
                 .then(|| (fraction * 10_000.0).round() as u32)
         });
         let lead = value("scoreLead").and_then(hundredths_of);
-        (win_rate.is_some() || lead.is_some()).then_some(Judgement { win_rate, lead })
+        (win_rate.is_some() || lead.is_some()).then_some(Judgement {
+            win_rate,
+            lead,
+            equity: None,
+        })
     });
     (played.trim().to_owned(), judgement)
 }
@@ -438,7 +442,8 @@ mod tests {
             judgement,
             Some(Judgement {
                 win_rate: Some(6123),
-                lead: Some(225)
+                lead: Some(225),
+                equity: None,
             })
         );
         let leela = "\ninfo move Q16 visits 5 winrate 4870 prior 120 order 0 pv Q16\nplay Q16";

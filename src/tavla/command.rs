@@ -20,6 +20,8 @@ pub enum TavlaCommand {
     /// Side (default: the side to act), dice to roll first, the play's text.
     Play(Option<Side>, Option<Dice>, String),
     Genmove(Option<Side>),
+    /// `genmove_analyze`: `genmove`'s play and the engine's equity for it.
+    GenmoveAnalyze(Option<Side>),
     Double(Option<Side>),
     Take(Option<Side>),
     Drop(Option<Side>),
@@ -43,7 +45,7 @@ pub enum TavlaCommand {
 /// The Tavla commands in `list_commands` order. `boardsize` and `clear_board` are listed so
 /// that they reach the engine, whose answer says that Tavla has no GoGui board (see
 /// [`super::gogui`]).
-pub const TAVLA_COMMANDS: [&str; 26] = [
+pub const TAVLA_COMMANDS: [&str; 27] = [
     "new_match",
     "new_game",
     "crawford",
@@ -56,6 +58,7 @@ pub const TAVLA_COMMANDS: [&str; 26] = [
     "take",
     "drop",
     "genmove_cube",
+    "genmove_analyze",
     "undo",
     "showboard",
     "all_legal",
@@ -153,6 +156,7 @@ impl TavlaCommand {
             "take" => TavlaCommand::Take(optional_side(c)?),
             "drop" => TavlaCommand::Drop(optional_side(c)?),
             "genmove_cube" => TavlaCommand::GenmoveCube(optional_side(c)?),
+            "genmove_analyze" => TavlaCommand::GenmoveAnalyze(optional_side(c)?),
             "undo" => c.no_args(TavlaCommand::Undo)?,
             "showboard" => c.no_args(TavlaCommand::Showboard)?,
             "all_legal" => c.no_args(TavlaCommand::AllLegal)?,

@@ -137,7 +137,8 @@ impl TavlaEngine {
                 Ok(String::new())
             }
             TavlaCommand::Play(side, dice, text) => self.play(side, dice, &text),
-            TavlaCommand::Genmove(side) => self.genmove(side),
+            TavlaCommand::Genmove(side) => self.genmove(side, false),
+            TavlaCommand::GenmoveAnalyze(side) => self.genmove(side, true),
             TavlaCommand::Double(side) => {
                 let side = self.actor(side)?;
                 self.game.double(side).map_err(refused)?;
@@ -331,7 +332,8 @@ impl TavlaEngine {
         self.game.play(side, play).map_err(refused)
     }
 
-    fn genmove(&mut self, side: Option<Side>) -> Result<String, GtpError> {
+    /// `genmove` (`analyze`: `genmove_analyze`, whose answer adds an `equity` line).
+    fn genmove(&mut self, side: Option<Side>, analyze: bool) -> Result<String, GtpError> {
         let side = self.actor(side)?;
         let mut roller = self.roller.clone();
         let rolled = match self.game.phase() {
@@ -346,7 +348,7 @@ impl TavlaEngine {
             }
             _ => false,
         };
-        let chosen = self.timed(side, false, |engine| engine.choose_and_play(side));
+        let chosen = self.timed(side, false, |engine| engine.choose_and_play(side, analyze));
         match chosen {
             // The roll is kept only with the play it was for.
             Ok(_) => self.roller = roller,
@@ -358,17 +360,27 @@ impl TavlaEngine {
         chosen
     }
 
-    /// The player's choice for `side` with the dice already rolled, played.
-    fn choose_and_play(&mut self, side: Side) -> Result<String, GtpError> {
+    /// The player's choice for `side` with the dice already rolled, played; `analyze` adds
+    /// the line `equity E` (the mover's cubeless equity after the play, three decimals)
+    /// where the level's search computed one.
+    fn choose_and_play(&mut self, side: Side, analyze: bool) -> Result<String, GtpError> {
         let (dice, _) = plays_of(&self.game, side)?;
         let board = *self.game.board();
-        let play = self.player.choose_play(&board, side, dice);
+        let (play, equity) = if analyze {
+            self.player.choose_judged(&board, side, dice)
+        } else {
+            (self.player.choose_play(&board, side, dice), None)
+        };
         self.game.play(side, play).map_err(|e| {
             GtpError::other(format!(
                 "internal error: the player chose an illegal play ({e})"
             ))
         })?;
-        Ok(format!("{dice} {}", format_play(&board, side, &play)))
+        let answer = format!("{dice} {}", format_play(&board, side, &play));
+        Ok(match equity {
+            Some(equity) => format!("{answer}\nequity {equity:.3}"),
+            None => answer,
+        })
     }
 
     fn genmove_cube(&mut self, side: Option<Side>) -> Result<String, GtpError> {

@@ -406,8 +406,10 @@ impl Engine for GnubgEngine {
     /// The clock commands are answered (by the engine inside, whose clock gnubg's
     /// decisions ignore) so that an arena under a clock can seat gnubg.
     fn commands(&self) -> Vec<&'static str> {
+        // gnubg's plays come with no equity of ours: the analysis command is not offered.
         TAVLA_COMMANDS
             .iter()
+            .filter(|name| **name != "genmove_analyze")
             .chain(&crate::protocol::CLOCK_COMMANDS)
             .copied()
             .collect()
@@ -424,6 +426,7 @@ impl Engine for GnubgEngine {
                 TavlaCommand::GenmoveCube(side) => self.genmove_cube(side),
                 _ => unreachable!("parsed from genmove or genmove_cube"),
             },
+            "genmove_analyze" => Err(GtpError::UnknownCommand),
             _ => self.inner.execute(command, session),
         }
     }

@@ -10,7 +10,7 @@ use super::cube::{self, Access, MatchScore};
 use super::dice::Dice;
 use super::eval::Evaluator;
 use super::game::{MatchRules, State};
-use super::moves::{Play, legal_plays};
+use super::moves::{Candidate, Play, legal_plays};
 use super::net::{Net, Probs};
 use super::pubeval;
 use super::race::RaceNet;
@@ -155,20 +155,44 @@ impl Player {
 
     /// The play `side` makes with `dice`.
     pub fn choose_play(&mut self, board: &Board, side: Side, dice: Dice) -> Play {
+        self.choose(board, side, dice, false).0
+    }
+
+    /// The play `side` makes with `dice` (the same as [`Player::choose_play`]'s) and, at
+    /// the net levels, the mover's cubeless equity after it as the search found it (a
+    /// forced play: the net's 0-ply equity of it); `None` at the other levels.
+    pub fn choose_judged(&mut self, board: &Board, side: Side, dice: Dice) -> (Play, Option<f32>) {
+        self.choose(board, side, dice, true)
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        side: Side,
+        dice: Dice,
+        judge: bool,
+    ) -> (Play, Option<f32>) {
         let plays = legal_plays(board, side, dice);
-        if plays.len() == 1 {
-            return plays[0].play;
+        let plies = self.level.plies();
+        // A forced play needs no search; only its judgement, when asked for, evaluates it.
+        if plays.len() == 1 && !(judge && plies.is_some()) {
+            return (plays[0].play, None);
         }
-        if let Some(plies) = self.level.plies() {
+        if let Some(plies) = plies {
             let mut evaluator = Evaluator::with_race(self.net, self.race);
-            let (index, _) = evaluator.choose(&plays, side, plies);
+            let (index, probs) = evaluator.choose(&plays, side, plies);
             self.evaluations += evaluator.evaluations;
-            return plays[index].play;
+            return (plays[index].play, Some(super::net::equity(&probs)));
         }
+        (self.choose_scored(board, side, &plays), None)
+    }
+
+    /// The greedy or pubeval levels' play: the candidate of the best static score.
+    fn choose_scored(&mut self, board: &Board, side: Side, plays: &[Candidate]) -> Play {
         let race = board.is_race();
         let mut best = plays[0].play;
         let mut best_score = f64::NEG_INFINITY;
-        for candidate in &plays {
+        for candidate in plays {
             self.evaluations += 1;
             let score = match self.level {
                 Level::Pubeval => f64::from(pubeval::score(&candidate.after, side, race)),

@@ -31,7 +31,7 @@ mod replay;
 
 pub use replay::replay_record;
 
-use crate::contract::record::{MoveCost, costs_text};
+use crate::contract::record::{Judgement, MoveCost, costs_text, judgements_text, thousandths_of};
 use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Seat, SeatColors, Turn};
 use crate::seed::derive_seed;
 
@@ -222,6 +222,21 @@ impl Referee for TavlaReferee {
         }
     }
 
+    fn judgement_commands(&self) -> &'static [&'static str] {
+        &["genmove_analyze"]
+    }
+
+    /// A play's request through `genmove_analyze`; cube decisions have no judged form.
+    fn judged_request(&self, seat: Seat, command: &str) -> Option<String> {
+        let request = self.move_request(seat);
+        let side = request.strip_prefix("genmove ")?;
+        Some(format!("{command} {side}"))
+    }
+
+    fn read_judged(&self, _command: &str, answer: &str) -> (String, Option<Judgement>) {
+        read_analysed_play(answer)
+    }
+
     fn apply(&mut self, seat: Seat, answer: &str) -> Result<Turn, IllegalMove> {
         let answer = answer.trim();
         let side = Side::of_seat(seat);
@@ -404,17 +419,48 @@ impl Referee for TavlaReferee {
         if costs.is_empty() {
             return (text, extension);
         }
-        // Ten decisions a line: a reader's line buffer never cuts one.
-        let line: String = costs
-            .chunks(10)
-            .map(|ten| format!("; [MoveTimes \"{}\"]\n", costs_text(ten, " ")))
-            .collect();
+        let line = cost_lines(costs);
         let text = match text.find("\n\n") {
             Some(at) => format!("{}{line}{}", &text[..=at], &text[at + 1..]),
             None => text + &line,
         };
         (text, extension)
     }
+}
+
+/// `; [MoveTimes "…"]` lines, ten decisions a line (a reader's line buffer never cuts one),
+/// then `; [MoveJudgements "…"]` lines alike where some decision has a judgement.
+fn cost_lines(costs: &[MoveCost]) -> String {
+    let mut lines: String = costs
+        .chunks(10)
+        .map(|ten| format!("; [MoveTimes \"{}\"]\n", costs_text(ten, " ")))
+        .collect();
+    if judgements_text(costs, " ").is_some() {
+        for ten in costs.chunks(10) {
+            let words: Vec<String> = ten.iter().map(|c| Judgement::text(c.judgement)).collect();
+            lines.push_str(&format!("; [MoveJudgements \"{}\"]\n", words.join(" ")));
+        }
+    }
+    lines
+}
+
+/// The play and equity of a `genmove_analyze` answer: its lines but the `equity E` line are
+/// the play (as `genmove` answers it), `E` the mover's equity; an answer without that line
+/// comes back whole, with no judgement.
+fn read_analysed_play(answer: &str) -> (String, Option<Judgement>) {
+    let mut equity = None;
+    let mut play = Vec::new();
+    for line in answer.lines() {
+        match line.trim().strip_prefix("equity ") {
+            Some(value) => equity = thousandths_of(value.trim()),
+            None => play.push(line),
+        }
+    }
+    let judgement = equity.map(|equity| Judgement {
+        equity: Some(equity),
+        ..Judgement::default()
+    });
+    (play.join("\n").trim().to_owned(), judgement)
 }
 
 #[cfg(test)]

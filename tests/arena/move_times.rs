@@ -204,3 +204,51 @@ fn judgements_are_kept_beside_each_moves_time_and_change_no_move() {
         assert_eq!(count(comment, &game), judged, "{game}");
     }
 }
+
+/// `--record-judgement` for Tavla: hamle's engine lists `genmove_analyze`, so each of its
+/// plays keeps its equity (`eq:…`, the first seat's view) in `results.tsv`, in the `.mat`'s
+/// `; [MoveJudgements …]` comment lines (one word a decision, as `MoveTimes`), which the
+/// viewer reads back (its curve: `view::costs`' unit test); the plays are those of the same
+/// match without the flag.
+#[test]
+fn tavla_plays_keep_their_equity() {
+    let dir = scratch("move_times", "tavla_judged");
+    let engine = ["hamle", "tavla", "--level", "net"];
+    crate::support::arena::bot(&dir, "n1", "tavla", &engine);
+    crate::support::arena::bot(&dir, "n2", "tavla", &engine);
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let out_text = out.to_str().expect("utf-8").to_owned();
+        let args = [
+            &["n1", "n2", "--points", "1", "--pairs", "1", "--quiet"][..],
+            &["--out", &out_text],
+            extra,
+        ]
+        .concat();
+        ok(&hamle_match(&dir, &args));
+        resumes_as_is(&dir, &args);
+        (out.clone(), sorted_results(&out))
+    };
+    let (out, results) = run("judged", &["--record-judgement"]);
+    let (plain_out, plain) = run("plain", &[]);
+    let word = Regex::new(r"^(eq:-?\d+\.\d{3}|-)$").expect("regex");
+    let tag = Regex::new(r#"; \[MoveJudgements "([^"]*)"\]"#).expect("regex");
+    for (result, unjudged) in results.iter().zip(&plain) {
+        let judged = result.costs.iter().filter(|c| c.judgement.is_some());
+        // Every decision of a 1-point match is a play (the cube is dead): each has one.
+        assert_eq!(judged.count(), result.moves, "{result:?}");
+        let text = record(&out, result);
+        let words: Vec<&str> = tag
+            .captures_iter(&text)
+            .flat_map(|caps| caps.get(1).map_or("", |m| m.as_str()).split(' '))
+            .collect();
+        assert_eq!(words.len(), result.moves, "{text}");
+        assert!(words.iter().all(|w| word.is_match(w)), "{text}");
+        assert_eq!(
+            hamle::contract::record::without_move_times(&text),
+            hamle::contract::record::without_move_times(&record(&plain_out, unjudged)),
+            "the same plays"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -226,7 +226,9 @@ fn cubeless_money_games_and_bad_answers() {
 fn gnubg_plays_through_the_adapter_and_imports_the_records() {
     require_gnubg();
     let dir = scratch("tavla", "gnubg");
-    bot(&dir, "greedy", &["hamle", "tavla", "--level", "greedy"]);
+    // The net level reports its equity (`genmove_analyze`): the `.mat`'s judgement lines too
+    // must import in gnubg.
+    bot(&dir, "net", &["hamle", "tavla", "--level", "net"]);
     let gnubg_bot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bots/gnubg-0ply.toml");
     std::fs::copy(&gnubg_bot, dir.join("bots/gnubg-0ply.toml")).expect("copy the gnubg bot");
     let out = dir.join("out");
@@ -234,8 +236,9 @@ fn gnubg_plays_through_the_adapter_and_imports_the_records() {
     let output = hamle_match(
         &dir,
         &[
-            "greedy",
+            "net",
             "gnubg-0ply",
+            "--record-judgement",
             "--pairs",
             "1",
             "--points",
@@ -248,7 +251,7 @@ fn gnubg_plays_through_the_adapter_and_imports_the_records() {
     );
     ok(&output);
     eprintln!(
-        "greedy vs gnubg-0ply, 2 matches to 3 in {:.1} s:\n{}",
+        "net vs gnubg-0ply, 2 matches to 3 in {:.1} s:\n{}",
         started.elapsed().as_secs_f64(),
         String::from_utf8_lossy(&output.stdout)
     );
@@ -261,10 +264,9 @@ fn gnubg_plays_through_the_adapter_and_imports_the_records() {
         // gnubg reads the record back to the same score, its `; [MoveTimes …]` lines
         // (each decision's time) taken as comments.
         let path = out.join("games").join(&result.record);
-        assert!(
-            record(&out, result).contains("; [MoveTimes \""),
-            "{result:?}"
-        );
+        let text = record(&out, result);
+        assert!(text.contains("; [MoveTimes \""), "{result:?}");
+        assert!(text.contains("; [MoveJudgements \"eq:"), "{text}");
         let read = gnubg(&format!("import mat {}\nshow score\n", path.display()));
         let expected = format!(
             "is: {} {white}, {} {black} (match to 3 points",

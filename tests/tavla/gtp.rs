@@ -131,6 +131,45 @@ fn the_same_seed_gives_the_same_dice_and_moves() {
     assert!(first.contains("won the match"), "{first}");
 }
 
+/// `genmove_analyze` plays what `genmove` plays (the same seed gives the same games) and
+/// adds a line with the mover's cubeless equity after its play; at a level without a net
+/// it adds none.
+#[test]
+fn genmove_analyze_plays_as_genmove_and_gives_the_equity() {
+    let commands = self_play(2);
+    let analyzed: Vec<&str> = commands
+        .iter()
+        .map(|c| {
+            if *c == "genmove" {
+                "genmove_analyze"
+            } else {
+                c
+            }
+        })
+        .collect();
+    let plain = transcript(9, &commands);
+    let judged = transcript(9, &analyzed);
+    let equity = regex::Regex::new(r"(?m)^equity -?\d+\.\d{3}\n").expect("regex");
+    assert_eq!(equity.replace_all(&judged, ""), plain);
+    let plays = regex::Regex::new(r"(?m)^= \d\d ").expect("regex");
+    let judged_plays = equity.find_iter(&judged).count();
+    assert!(judged_plays > 20, "{judged}");
+    assert_eq!(judged_plays, plays.find_iter(&plain).count(), "{judged}");
+    let mut greedy = TavlaEngine::new(Settings {
+        level: Level::Greedy,
+        ..settings(9)
+    });
+    let answer = run(&mut greedy, &["new_game 3 1", "genmove_analyze white"]);
+    assert!(
+        regex::Regex::new(r"\n= 31 \S+ \S+\n\n$")
+            .expect("regex")
+            .is_match(&answer),
+        "{answer}"
+    );
+    let answer = run(&mut greedy, &["genmove_analyze pink"]);
+    assert!(answer.starts_with("? syntax error"), "{answer}");
+}
+
 #[test]
 fn records_the_match_as_a_mat_file() {
     let mut engine = TavlaEngine::new(settings(5));

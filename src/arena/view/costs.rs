@@ -1,13 +1,15 @@
 //! What each move cost and what its engine judged, on the page: a few words a move (its
-//! thinking time, the clock left, the engine's win rate or score lead) beside it in the move
+//! thinking time, the clock left, the engine's win rate, score lead or equity) beside it in the move
 //! list and under the board, and the curve of the game's judgements (the first seat's win
-//! rate, else its score lead) as an inline SVG with a mark at the shown move. They come from
+//! rate, else its equity, else its score lead) as an inline SVG with a mark at the shown move. They come from
 //! the match's `results.tsv` (`costs=`, `judgements=`) or, for a record alone, from what
 //! the record keeps of them.
 
 use std::fmt::Write;
 
-use crate::contract::record::{Judgement, MoveCost, hundredths_text, seconds_text};
+use crate::contract::record::{
+    Judgement, MoveCost, hundredths_text, seconds_text, thousandths_text,
+};
 use crate::contract::view::escape;
 
 /// The curve's drawing box: moves along, 0–100 up.
@@ -38,32 +40,73 @@ fn judgement_words(judgement: Judgement) -> String {
     if let Some(lead) = judgement.lead {
         let _ = write!(text, " lead {}", hundredths_text(lead));
     }
+    if let Some(equity) = judgement.equity {
+        let _ = write!(text, " equity {}", thousandths_text(equity));
+    }
     text
 }
 
+/// What a game's curve draws: the win rate where any move has one, else the equity (Tavla)
+/// where any has one, else the score lead.
+#[derive(Copy, Clone, PartialEq)]
+enum Measure {
+    WinRate,
+    Equity,
+    Lead,
+}
+
+impl Measure {
+    fn of(costs: &[MoveCost]) -> Measure {
+        let any = |has: fn(Judgement) -> bool| costs.iter().any(|c| c.judgement.is_some_and(has));
+        if any(|j| j.win_rate.is_some()) {
+            Measure::WinRate
+        } else if any(|j| j.equity.is_some()) {
+            Measure::Equity
+        } else {
+            Measure::Lead
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Measure::WinRate => "win rate",
+            Measure::Equity => "equity",
+            Measure::Lead => "score lead",
+        }
+    }
+
+    /// The value drawn, unscaled (an equity or lead against the game's widest).
+    fn value(self, judgement: Judgement) -> Option<i64> {
+        match self {
+            Measure::WinRate => judgement.win_rate.map(i64::from),
+            Measure::Equity => judgement.equity,
+            Measure::Lead => judgement.lead,
+        }
+    }
+}
+
 /// Each judged move's height on the curve (0 bottom, 100 top) by frame index: the first
-/// seat's win rate in percent where any move has one, else its score lead scaled to the
-/// game's largest (50 is level).
+/// seat's win rate in percent where any move has one, else its equity (scaled to the
+/// game's largest, at least one point) or score lead (scaled to the game's largest), 50
+/// being level.
 fn heights(costs: &[MoveCost]) -> Vec<(usize, f64)> {
-    let rated = costs
-        .iter()
-        .any(|c| c.judgement.is_some_and(|j| j.win_rate.is_some()));
+    let measure = Measure::of(costs);
+    let floor = if measure == Measure::Equity { 1000 } else { 1 };
     let widest = costs
         .iter()
-        .filter_map(|c| c.judgement?.lead)
+        .filter_map(|c| measure.value(c.judgement?))
         .map(i64::unsigned_abs)
         .max()
         .unwrap_or(0)
-        .max(1) as f64;
+        .max(floor) as f64;
     costs
         .iter()
         .enumerate()
         .filter_map(|(i, cost)| {
-            let judgement = cost.judgement?;
-            let height = if rated {
-                f64::from(judgement.win_rate?) / 100.0
-            } else {
-                50.0 + 50.0 * judgement.lead? as f64 / widest
+            let value = measure.value(cost.judgement?)? as f64;
+            let height = match measure {
+                Measure::WinRate => value / 100.0,
+                _ => 50.0 + 50.0 * value / widest,
             };
             Some((i + 1, height))
         })
@@ -83,10 +126,7 @@ pub fn curve(costs: &[MoveCost], frames: usize, first: &str) -> String {
     if heights.is_empty() {
         return String::new();
     }
-    let rated = costs
-        .iter()
-        .any(|c| c.judgement.is_some_and(|j| j.win_rate.is_some()));
-    let what = if rated { "win rate" } else { "score lead" };
+    let what = Measure::of(costs).name();
     let points: Vec<String> = heights
         .iter()
         .map(|(index, height)| format!("{:.1},{:.1}", x_of(*index, frames), 100.0 - height))
@@ -188,7 +228,11 @@ fn sgf_costs(text: &str) -> Option<Vec<MoveCost>> {
             });
             let win_rate = rate.map(|rate| (rate * 100.0).round() as u32);
             if win_rate.is_some() || lead.is_some() {
-                cost.judgement = Some(Judgement { win_rate, lead });
+                cost.judgement = Some(Judgement {
+                    win_rate,
+                    lead,
+                    equity: None,
+                });
             }
             cost
         })
@@ -208,6 +252,7 @@ mod tests {
             judgement: Some(Judgement {
                 win_rate: Some(rate),
                 lead: Some(-350),
+                equity: None,
             }),
         };
         let costs = [MoveCost::default(), judged(5_234), judged(10_000)];
@@ -233,7 +278,8 @@ mod tests {
             costs[0].judgement,
             Some(Judgement {
                 win_rate: Some(6_667),
-                lead: Some(-150)
+                lead: Some(-150),
+                equity: None,
             })
         );
         assert_eq!((costs[1].thinking, costs[1].judgement), (Some(2_000), None));
@@ -245,5 +291,16 @@ mod tests {
         assert_eq!(costs[1].judgement.and_then(|j| j.win_rate), Some(5_000));
         let mat = "; [MoveTimes \"0.001 0.002\"]\n; [MoveTimes \"0.003\"]\n";
         assert_eq!(costs_in_record(mat).len(), 3);
+    }
+
+    /// Tavla's equity: in the words, and drawn against the game's widest (at least a point).
+    #[test]
+    fn an_equity_curve_is_drawn() {
+        let mat = "; [MoveTimes \"0.001 0.002 -\"]\n; [MoveJudgements \"eq:0.500 eq:-2.000 -\"]\n";
+        let costs = costs_in_record(mat);
+        assert_eq!(cost_text(&costs[0], "White"), "0.001 s; White equity 0.500");
+        let svg = curve(&costs, 4, "White");
+        assert!(svg.contains("points=\"200.0,37.5 400.0,100.0\""), "{svg}");
+        assert!(svg.contains("Equity of White"), "{svg}");
     }
 }

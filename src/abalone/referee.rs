@@ -1,7 +1,6 @@
 //! Abalone in the arena: [`AbaloneReferee`] judges every move by our rules, the match
 //! settings (`--start`) build it, and its text records replay.
 
-use crate::contract::record::{MoveCost, with_move_times};
 use crate::contract::record::{find_tag, read_tags, write_tags};
 use crate::contract::{IllegalMove, LossKind, Outcome, Referee, Replayed, Seat, SeatColors, Turn};
 
@@ -151,18 +150,6 @@ impl Referee for AbaloneReferee {
         text.push_str(result.unwrap_or("*"));
         text.push('\n');
         (text, "txt")
-    }
-
-    /// The record with each move's cost in a `MoveTimes` tag.
-    fn timed_record(
-        &self,
-        result: Option<&str>,
-        players: [&str; 2],
-        comment: &str,
-        costs: &[MoveCost],
-    ) -> (String, &'static str) {
-        let (text, extension) = self.record(result, players, comment);
-        (with_move_times(text, costs), extension)
     }
 }
 

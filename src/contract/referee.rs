@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::Seat;
-use super::record::{Judgement, MoveCost};
+use super::record::{Judgement, MoveCost, with_move_times};
 
 /// How an engine's answer to the move request was judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,7 +139,9 @@ pub trait Referee: Send {
         comment: &str,
     ) -> (String, &'static str);
     /// The game record with what each move cost (`costs`, one a move played, in order) where
-    /// the game's format has a place for it; default: [`Referee::record`], without them.
+    /// the game's format has a place for it. Default: our text record (`txt`, tag lines)
+    /// gets a `MoveTimes` tag ([`with_move_times`]); another format is written without
+    /// them unless its game says where they go.
     fn timed_record(
         &self,
         result: Option<&str>,
@@ -147,8 +149,12 @@ pub trait Referee: Send {
         comment: &str,
         costs: &[MoveCost],
     ) -> (String, &'static str) {
-        let _ = costs;
-        self.record(result, players, comment)
+        let (text, extension) = self.record(result, players, comment);
+        if extension == "txt" {
+            (with_move_times(text, costs), extension)
+        } else {
+            (text, extension)
+        }
     }
 }
 
